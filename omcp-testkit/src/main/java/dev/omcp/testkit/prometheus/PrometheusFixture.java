@@ -53,7 +53,15 @@ public final class PrometheusFixture implements AutoCloseable {
      * @throws IllegalStateException when a binary is missing or Prometheus does not become ready
      */
     public static PrometheusFixture start(Duration history) throws IOException, InterruptedException {
-        return start(history, false, port -> "scrape_configs: []\n");
+        return start(history, SyntheticMetrics.MoreSeries.NONE, false, port -> "scrape_configs: []\n");
+    }
+
+    /**
+     * Like {@link #start(Duration)}, with {@code more} series of the test's own in the TSDB, for a case the generated
+     * history does not have (a test class of its own, so other tests' exact answers stay as they are).
+     */
+    public static PrometheusFixture start(Duration history, SyntheticMetrics.MoreSeries more) throws IOException, InterruptedException {
+        return start(history, more, false, port -> "scrape_configs: []\n");
     }
 
     /**
@@ -62,7 +70,7 @@ public final class PrometheusFixture implements AutoCloseable {
      * remote-write 0.1.0 requests, whose samples the query API then answers.
      */
     public static PrometheusFixture startWithRemoteWriteReceiver(Duration history) throws IOException, InterruptedException {
-        return start(history, true, port -> "scrape_configs: []\n");
+        return start(history, SyntheticMetrics.MoreSeries.NONE, true, port -> "scrape_configs: []\n");
     }
     /**
      * As {@link #start(Duration)}, and Prometheus also scrapes itself every second as job
@@ -74,7 +82,7 @@ public final class PrometheusFixture implements AutoCloseable {
         if (!job.matches("[A-Za-z0-9_.-]+") || downTargets.stream().anyMatch(t -> !t.matches("[A-Za-z0-9.\\[\\]:-]+"))) {
             throw new IllegalArgumentException("job and targets must be plain names and host:port, got " + job + " " + downTargets);
         }
-        return start(history, false, port -> {
+        return start(history, SyntheticMetrics.MoreSeries.NONE, false, port -> {
             StringBuilder targets = new StringBuilder("'127.0.0.1:" + port + "'");
             downTargets.forEach(t -> targets.append(", '").append(t).append("'"));
             return "scrape_configs:\n  - job_name: " + job + "\n    scrape_interval: 1s\n    scrape_timeout: 1s\n"
@@ -83,11 +91,12 @@ public final class PrometheusFixture implements AutoCloseable {
     }
 
     /**
+     * @param more series of the test's own, written beside the generated ones
      * @param remoteWriteReceiver whether Prometheus accepts remote-write requests
      * @param scrapeConfigs the {@code scrape_configs} section of the configuration, given Prometheus's own port
      */
-    private static PrometheusFixture start(Duration history, boolean remoteWriteReceiver, IntFunction<String> scrapeConfigs)
-            throws IOException, InterruptedException {
+    private static PrometheusFixture start(Duration history, SyntheticMetrics.MoreSeries more, boolean remoteWriteReceiver,
+            IntFunction<String> scrapeConfigs) throws IOException, InterruptedException {
         String prometheus = binary("prometheus");
         String promtool = binary("promtool");
         ScratchDirectory scratch = ScratchDirectory.create("omcp-prometheus-");
@@ -98,7 +107,7 @@ public final class PrometheusFixture implements AutoCloseable {
             Path dir = scratch.path();
             end = Instant.ofEpochSecond(Instant.now().getEpochSecond() / 60 * 60);
             port = freePort();
-            process = backfillAndStart(prometheus, promtool, dir, end, port, history, remoteWriteReceiver, scrapeConfigs);
+            process = backfillAndStart(prometheus, promtool, dir, end, port, history, more, remoteWriteReceiver, scrapeConfigs);
         } catch (IOException | InterruptedException | RuntimeException e) {
             scratch.close();
             throw e;
@@ -114,9 +123,10 @@ public final class PrometheusFixture implements AutoCloseable {
     }
 
     private static Process backfillAndStart(String prometheus, String promtool, Path dir, Instant end, int port, Duration history,
-            boolean remoteWriteReceiver, IntFunction<String> scrapeConfigs) throws IOException, InterruptedException {
+            SyntheticMetrics.MoreSeries more, boolean remoteWriteReceiver, IntFunction<String> scrapeConfigs)
+            throws IOException, InterruptedException {
         Path data = dir.resolve("data.om");
-        Files.writeString(data, SyntheticMetrics.openMetrics(end, history), StandardCharsets.UTF_8);
+        Files.writeString(data, SyntheticMetrics.openMetrics(end, history, more), StandardCharsets.UTF_8);
         Path tsdb = dir.resolve("tsdb");
         run(List.of(promtool, "tsdb", "create-blocks-from", "openmetrics", data.toString(), tsdb.toString()), dir);
         Path config = dir.resolve("prometheus.yml");

@@ -102,8 +102,39 @@ public final class SyntheticMetrics {
 
     private SyntheticMetrics() {}
 
+    /**
+     * More series a test writes beside the generated ones, for the same window: given its first and last second, the
+     * OpenMetrics families to add (each written whole, without the closing {@code # EOF}); {@link #samples} writes one
+     * series of them.
+     */
+    @FunctionalInterface
+    public interface MoreSeries {
+        /** No more series. */
+        MoreSeries NONE = (first, last) -> "";
+
+        /** @return OpenMetrics families with samples between {@code firstSecond} and {@code lastSecond} */
+        String openMetrics(long firstSecond, long lastSecond);
+    }
+
+    /**
+     * The OpenMetrics sample lines of one series, one every {@link #SCRAPE_INTERVAL} from {@code firstSecond} to
+     * {@code lastSecond}: a counter when {@code perSecond} is not 0, else a gauge that stays at {@code start}.
+     *
+     * @param labels the label set in braces, values escaped
+     */
+    public static String samples(String name, String labels, long firstSecond, long lastSecond, double perSecond, double start) {
+        StringBuilder out = new StringBuilder();
+        series(out, name, labels, firstSecond, lastSecond, SCRAPE_INTERVAL.toSeconds(), perSecond, start);
+        return out.toString();
+    }
+
     /** OpenMetrics text for the window {@code [end - length, end]}. */
     static String openMetrics(Instant end, Duration length) {
+        return openMetrics(end, length, MoreSeries.NONE);
+    }
+
+    /** OpenMetrics text for the window {@code [end - length, end]}, with {@code more} series. */
+    static String openMetrics(Instant end, Duration length, MoreSeries more) {
         long step = SCRAPE_INTERVAL.toSeconds();
         long last = end.getEpochSecond();
         long first = last - length.toSeconds();
@@ -154,6 +185,7 @@ public final class SyntheticMetrics {
         out.append("# TYPE batch_jobs counter\n");
         series(out, SPARSE_COUNTER, sel(api, ""), first + SPARSE_OFFSET_SECONDS, last, SPARSE_SCRAPE_INTERVAL.toSeconds(),
                 SPARSE_PER_SECOND, 0);
+        out.append(more.openMetrics(first, last));
         out.append("# EOF\n");
         return out.toString();
     }

@@ -111,6 +111,19 @@ class FakePrometheusServerIT {
     }
 
     @Test
+    void aSelectorPinnedAtTheRangesEnd_answersTheSameAtEveryStep_asTheCuratedFallbackGuardsNeed() throws Exception {
+        // 'present_over_time(a[range] @ end())' decides a metric family once for the whole range, as Prometheus 2.33+ does
+        long end = NOW.getEpochSecond();
+        String pinned = "sum(rate(http_requests_total[5m] @ end())) + 0 * count(present_over_time(http_requests_total[1h] @ end()))";
+        JsonArray values = get("/api/v1/query_range?query=" + URLEncoder.encode(pinned, StandardCharsets.UTF_8)
+                + "&start=" + (end - 3600) + "&end=" + end + "&step=600").getJsonObject("data").getJsonArray("result")
+                .getJsonObject(0).getJsonArray("values");
+        JsonArray atEnd = get("/api/v1/query?query=" + URLEncoder.encode("sum(rate(http_requests_total[5m]))", StandardCharsets.UTF_8)
+                + "&time=" + end).getJsonObject("data").getJsonArray("result").getJsonObject(0).getJsonArray("value");
+        assertThat(values).hasSize(7).allSatisfy(v -> assertThat(v.asJsonArray().getString(1)).isEqualTo(atEnd.getString(1)));
+    }
+
+    @Test
     void labelValuesTargetsAndMetadata_describeTheShop() throws Exception {
         assertThat(get("/api/v1/label/job/values").getJsonArray("data").toString()).contains("payments-db", "frontend");
         // every pod, and each node's kubelet twice (its own /metrics and the containers' /metrics/cadvisor)

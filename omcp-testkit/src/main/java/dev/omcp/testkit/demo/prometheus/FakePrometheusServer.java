@@ -65,8 +65,8 @@ public final class FakePrometheusServer implements AutoCloseable {
 
     private void query(LoopbackHttpServer.Request request) throws IOException {
         try {
-            Expr expr = PromQlParser.parse(request.param("query"));
             long t = request.param("time") == null ? system.clock().millis() : parseTime(request.param("time"), "time");
+            Expr expr = Expr.pinned(PromQlParser.parse(request.param("query")), t, t);
             PromValue value = evaluator.evaluate(expr, t);
             StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":");
             switch (value) {
@@ -110,6 +110,7 @@ public final class FakePrometheusServer implements AutoCloseable {
             if (end < start) {
                 throw new PromQlException("end timestamp must not be before start time");
             }
+            expr = evaluator.once(Expr.pinned(expr, start, end));
             if ((end - start) / step > MAX_POINTS) {
                 throw new PromQlException("exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)");
             }

@@ -34,7 +34,32 @@ final class PromQlEvaluator {
             case Expr.Call c -> call(c, t);
             case Expr.Aggregate a -> aggregate(a, t);
             case Expr.Binary b -> binary(b, t);
+            case Expr.Evaluated e -> e.value();
         };
+    }
+
+    /**
+     * {@code expr} (its {@code @ start()} and {@code @ end()} already {@linkplain Expr#pinned pinned}) with every function
+     * of selectors pinned to a time evaluated now, once: it reads the same at every step, and Prometheus evaluates such
+     * parts once too. A look-back over a whole range at each of a thousand steps would make the demo slow.
+     */
+    Expr once(Expr expr) {
+        return switch (expr) {
+            case Expr.Call c when !c.args().isEmpty() && c.args().stream().allMatch(PromQlEvaluator::pinnedOrLiteral)
+                    && c.args().stream().anyMatch(a -> a instanceof Expr.Selector) -> new Expr.Evaluated(call(c, 0));
+            case Expr.Call c -> new Expr.Call(c.function(), c.args().stream().map(this::once).toList());
+            case Expr.Aggregate a -> new Expr.Aggregate(a.op(), a.grouping(), a.without(), a.grouped(),
+                    a.param() == null ? null : once(a.param()), once(a.inner()));
+            case Expr.Binary b -> new Expr.Binary(b.op(), once(b.left()), once(b.right()), b.returnBool(), b.on(), b.matchingLabels(),
+                    b.groupLeft(), b.groupRight());
+            case Expr.Negate n -> new Expr.Negate(once(n.inner()));
+            default -> expr;
+        };
+    }
+
+    private static boolean pinnedOrLiteral(Expr arg) {
+        return arg instanceof Expr.Selector s ? s.at() instanceof Expr.At.Fixed
+                : arg instanceof Expr.NumberLiteral || arg instanceof Expr.StringLiteral;
     }
 
     private List<StoredSeries> select(List<Expr.Matcher> matchers) {
@@ -54,8 +79,13 @@ final class PromQlEvaluator {
         return out;
     }
 
+    /** The time {@code selector} reads at, at step {@code t}: an {@code @} time instead of the step's, then the offset. */
+    private static long readTime(Expr.Selector selector, long t) {
+        return (selector.at() instanceof Expr.At.Fixed fixed ? fixed.millis() : t) - selector.offsetMillis();
+    }
+
     private PromValue.Vector vector(Expr.Selector selector, long t) {
-        long at = t - selector.offsetMillis();
+        long at = readTime(selector, t);
         List<PromValue.Sample> samples = new ArrayList<>();
         for (StoredSeries series : select(selector.matchers())) {
             int index = series.indexAtOrBefore(at);
@@ -67,7 +97,7 @@ final class PromQlEvaluator {
     }
 
     private PromValue.Matrix matrix(Expr.Selector selector, long t) {
-        long end = t - selector.offsetMillis();
+        long end = readTime(selector, t);
         long start = end - selector.rangeMillis();
         List<PromValue.RangeSeries> out = new ArrayList<>();
         for (StoredSeries series : select(selector.matchers())) {
@@ -99,7 +129,7 @@ final class PromQlEvaluator {
         List<Expr> args = call.args();
         switch (f) {
             case "rate", "irate", "increase", "delta", "idelta", "avg_over_time", "sum_over_time", "min_over_time",
-                 "max_over_time", "count_over_time", "last_over_time", "stddev_over_time" -> {
+                 "max_over_time", "count_over_time", "last_over_time", "stddev_over_time", "present_over_time" -> {
                 PromValue.Matrix m = matrixArg(call, 0, t);
                 List<PromValue.Sample> out = new ArrayList<>();
                 for (PromValue.RangeSeries s : m.series()) {
@@ -191,6 +221,7 @@ final class PromQlEvaluator {
             case "max_over_time" -> { return Arrays.stream(v).max().orElse(Double.NaN); }
             case "count_over_time" -> { return n; }
             case "last_over_time" -> { return v[n - 1]; }
+            case "present_over_time" -> { return 1; }
             case "stddev_over_time" -> {
                 double mean = Arrays.stream(v).average().orElse(Double.NaN);
                 return Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / n);

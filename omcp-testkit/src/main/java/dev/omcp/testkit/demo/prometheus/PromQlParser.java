@@ -153,13 +153,35 @@ final class PromQlParser {
             cursor.expect(']');
             expr = new Expr.Selector(selector.matchers(), range, selector.offsetMillis());
         }
-        if (cursor.keyword("offset") != null) {
-            if (!(expr instanceof Expr.Selector selector)) {
-                throw new PromQlException("parse error: offset modifier must be preceded by a selector");
+        // 'offset' and '@' in either order, each at most once, as Prometheus reads them
+        for (int modifiers = 0; modifiers < 2; modifiers++) {
+            if (cursor.keyword("offset") != null) {
+                if (!(expr instanceof Expr.Selector selector)) {
+                    throw new PromQlException("parse error: offset modifier must be preceded by a selector");
+                }
+                expr = new Expr.Selector(selector.matchers(), selector.rangeMillis(), cursor.durationMillis(), selector.at());
+            } else if (cursor.symbol("@") != null) {
+                if (!(expr instanceof Expr.Selector selector) || !(selector.at() instanceof Expr.At.Step)) {
+                    throw new PromQlException("parse error: @ modifier must be preceded by a selector, once");
+                }
+                expr = new Expr.Selector(selector.matchers(), selector.rangeMillis(), selector.offsetMillis(), at());
             }
-            expr = new Expr.Selector(selector.matchers(), selector.rangeMillis(), cursor.durationMillis());
         }
         return expr;
+    }
+
+    /** The time after an {@code @}: {@code start()}, {@code end()} or unix seconds. */
+    private Expr.At at() {
+        cursor.skipSpace();
+        String anchor = cursor.keyword("start", "end");
+        if (anchor != null) {
+            cursor.skipSpace();
+            cursor.expect('(');
+            cursor.skipSpace();
+            cursor.expect(')');
+            return anchor.equals("start") ? new Expr.At.QueryStart() : new Expr.At.QueryEnd();
+        }
+        return new Expr.At.Fixed(Math.round(number() * 1000));
     }
 
     private Expr primary() {

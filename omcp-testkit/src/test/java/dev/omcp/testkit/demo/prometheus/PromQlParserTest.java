@@ -28,4 +28,20 @@ class PromQlParserTest {
             assertThat(unless.left()).isInstanceOfSatisfying(Expr.Binary.class, and -> assertThat(and.op()).isEqualTo("and"));
         });
     }
+
+    @Test
+    void theAtModifier_pinsASelectorToTheQuerysStartEndOrATime_inEitherOrderWithOffset() {
+        Expr parsed = PromQlParser.parse("present_over_time(a{job=\"x\"}[1h] @ end()) unless on() b offset 5m @ start()");
+
+        Expr pinned = Expr.pinned(parsed, 1_000, 9_000);
+        assertThat(pinned).isInstanceOfSatisfying(Expr.Binary.class, unless -> {
+            assertThat(unless.left()).isInstanceOfSatisfying(Expr.Call.class, call -> assertThat(call.args().get(0))
+                    .isEqualTo(new Expr.Selector(((Expr.Selector) call.args().get(0)).matchers(), 3_600_000, 0, new Expr.At.Fixed(9_000))));
+            assertThat(unless.right()).isInstanceOfSatisfying(Expr.Selector.class, b -> {
+                assertThat(b.at()).isEqualTo(new Expr.At.Fixed(1_000));
+                assertThat(b.offsetMillis()).isEqualTo(300_000);
+            });
+        });
+        assertThat(PromQlParser.parse("a @ 1700000000").toString()).contains("Fixed[millis=1700000000000]");
+    }
 }
