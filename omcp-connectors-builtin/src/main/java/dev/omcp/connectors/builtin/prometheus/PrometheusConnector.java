@@ -66,7 +66,7 @@ final class PrometheusConnector extends HttpBackendConnector
     /** A metric name PromQL may write bare, before the braces. */
     private static final Pattern CLASSIC_METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     /** The placeholders of a template ({@link CuratedMetrics}); any other text, braces included, is PromQL. */
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(container_selector|selector|window|by_le|by|label|service)}}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(container_selector|selector|window|range|by_le|by|label|service)}}");
     private static final String BACKEND = "Prometheus";
     /**
      * Scrapes a rate window spans at least: rate() needs two samples in it, and a window of four
@@ -206,8 +206,10 @@ final class PrometheusConnector extends HttpBackendConnector
             }
             return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
         }
+        // the range a family's presence is looked for in: the query's, and the window the first step rates over
+        String range = QueryText.duration(query.range().length().plus(rateWindow(step)));
         Map<String, String> fills = Map.of("container_selector", containers.toString(), "selector", selector.toString(),
-                "window", window, "by_le", byLe, "by", by, "label", QueryText.promqlLabelName(label),
+                "window", window, "range", range, "by_le", byLe, "by", by, "label", QueryText.promqlLabelName(label),
                 "service", QueryText.quote(service.value()));
         // one pass over the template: a value filled in is never searched for placeholders again, so a label
         // value spelling "{{service}}" stays that text instead of becoming a quote that ends its string

@@ -71,24 +71,29 @@ class PrometheusQueryTest {
     }
 
     @Test
-    void aFallbackFamilyAnswersOnlyWhenTheFamiliesBeforeItHaveNoSeries_soOneAnswerIsNeverTwoMeasurementsMixed()
+    void aFallbackFamilyAnswersOnlyWhenTheFamiliesBeforeItHaveNoSamplesInTheWholeRange_soOneAnswerIsOneMeasurement()
             throws ConnectorException {
         // 'or' alone fills in per label set: with groupBy node, the kubelet's containers (no node label) were
-        // summed into an extra series next to the kubelet's own CPU per node
+        // summed into an extra series next to the kubelet's own CPU per node; and 'unless on() A' decided at each
+        // step, so a gap in A showed B's different figure for those steps. The range guarded is the hour plus the
+        // rate window, read once at the range's end
         String process = "sum by (node) (rate(process_cpu_seconds_total{job=\"kubelet\"}[60s]))";
         String containers = "sum by (node) (rate(container_cpu_usage_seconds_total{job=\"kubelet\"}[60s]))";
-        assertThat(promql("kubelet", "cpu", List.of("node"), Map.of()))
-                .isEqualTo(process + " or (" + containers + " unless on() " + process + ")");
+        assertThat(promql("kubelet", "cpu", List.of("node"), Map.of())).isEqualTo(process + " or (" + containers
+                + " unless on() present_over_time(process_cpu_seconds_total{job=\"kubelet\"}[3660s] @ end()))");
         // a third family is guarded by both before it
         String prometheus = "sum by () (rate(http_requests_total{job=\"api\"}[60s]))";
         String micrometer = "sum by () (rate(http_server_requests_seconds_count{job=\"api\"}[60s]))";
         String otel = "sum by () (rate(http_server_request_duration_seconds_count{job=\"api\"}[60s]))";
+        String prometheusInRange = "present_over_time(http_requests_total{job=\"api\"}[3660s] @ end())";
+        String micrometerInRange = "present_over_time(http_server_requests_seconds_count{job=\"api\"}[3660s] @ end())";
         assertThat(promql("api", "request_rate", List.of(), Map.of())).isEqualTo(prometheus + " or (" + micrometer + " unless on() "
-                + prometheus + ") or (" + otel + " unless on() (" + prometheus + " or " + micrometer + "))");
-        // an alternative that is a division is guarded as a whole
+                + prometheusInRange + ") or (" + otel + " unless on() (" + prometheusInRange + " or " + micrometerInRange + "))");
+        // a family that is a division is guarded by the samples of what it divides
         assertThat(promql("api", "latency_avg", List.of("route"), Map.of()))
-                .contains(" unless on() (sum by (route) (rate(http_request_duration_seconds_sum{job=\"api\"}[60s]))"
-                        + " / sum by (route) (rate(http_request_duration_seconds_count{job=\"api\"}[60s]))))");
+                .contains(" unless on() present_over_time(http_request_duration_seconds_count{job=\"api\"}[3660s] @ end()))");
+        assertThat(promql("api", "latency_p99", List.of(), Map.of()))
+                .contains(" unless on() present_over_time(http_request_duration_seconds_bucket{job=\"api\"}[3660s] @ end()))");
         for (String metric : List.of("memory", "latency_p99", "latency_p50")) {
             String q = promql("api", metric, List.of("pod"), Map.of());
             assertThat(q.split(" or \\(", -1)).as(metric).hasSizeGreaterThan(1);
@@ -98,11 +103,20 @@ class PrometheusQueryTest {
     }
 
     @Test
-    void errorRate_stillFillsAGroupWithoutErrorsWithZero_andTheUtilizationsReadTheLimitFromEitherSourcePerGroup()
+    void errorRate_isThe5xxOfEitherStatusLabel_overTheRequestsThatCarryOne_eachSeriesOnce_andAGroupWithoutErrorsIsZero()
             throws ConnectorException {
-        // one measurement each: the 5xx share of one counter, and the usage share of one limit wherever it is published
-        String errors = promql("api", "error_rate", List.of("pod"), Map.of());
-        assertThat(errors).contains(" or 0 * sum by (pod) (rate(http_requests_total{job=\"api\"}[60s])))").doesNotContain("unless");
+        // 'code 5xx or status 5xx' per group dropped a group's status-spelled 5xx whenever one series spelled it code;
+        // a series carrying both labels is read by code (code="" selects the series without it), so it counts once
+        String errors = "rate(http_requests_total{job=\"api\",code=~\"5..\"}[60s])"
+                + " or rate(http_requests_total{job=\"api\",code=\"\",status=~\"5..\"}[60s])";
+        String withStatus = "rate(http_requests_total{job=\"api\",code!=\"\"}[60s])"
+                + " or rate(http_requests_total{job=\"api\",code=\"\",status!=\"\"}[60s])";
+        assertThat(promql("api", "error_rate", List.of("pod"), Map.of())).isEqualTo("(sum by (pod) (" + errors + ")"
+                + " or 0 * sum by (pod) (" + withStatus + ")) / sum by (pod) (" + withStatus + ")");
+    }
+
+    @Test
+    void theUtilizationsReadTheLimitFromEitherSourcePerGroup_oneMeasurementWhereverTheLimitIsPublished() throws ConnectorException {
         assertThat(promql("api", "cpu_utilization", List.of("pod"), Map.of())).doesNotContain("unless");
         assertThat(promql("api", "memory_utilization", List.of("pod"), Map.of())).doesNotContain("unless");
     }
