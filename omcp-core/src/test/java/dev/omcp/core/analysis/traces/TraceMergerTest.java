@@ -158,6 +158,8 @@ class TraceMergerTest {
         assertThat(r.partial()).isFalse();
         assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("every traces source failed"));
         assertThat(r.toJson().containsKey("partial")).isFalse();
+        // the note points at errors: without them the caller could not tell why nothing was searched
+        assertThat(r.toJson().getJsonArray("errors").getString(0)).isEqualTo("tempo: connection refused");
     }
 
     @Test
