@@ -43,7 +43,7 @@ class EmbeddedObservabilityIT {
     /** What ObservabilityTools.all serves, in the order tools/list shows it. */
     private static final List<String> TWELVE_TOOLS = List.of("list_sources", "list_services", "query_metrics", "query_logs",
             "get_service_health", "detect_anomalies", "get_topology", "get_blast_radius", "query_traces", "enrich_ips",
-            "get_anomaly_history", "generate_postmortem");
+            "generate_postmortem", "get_anomaly_history");
     static final String RESOLVER_REGISTRATION = "META-INF/services/java.net.spi.InetAddressResolverProvider";
 
     private static DemoBackends backends;

@@ -3,7 +3,10 @@ package dev.omcp.core.tools.observability;
 import dev.omcp.ports.tools.Tool;
 import java.util.List;
 
-/** The builtin observability tools, in the order {@code tools/list} shows them. */
+/**
+ * The builtin observability tools, in the order {@code tools/list} shows them: spec 1.7 counts
+ * {@code query_traces} as the ninth tool and {@code generate_postmortem} as the eleventh.
+ */
 public final class ObservabilityTools {
     private ObservabilityTools() {}
 
@@ -20,7 +23,7 @@ public final class ObservabilityTools {
                 new GetBlastRadiusTool(toolkit),
                 new QueryTracesTool(toolkit),
                 new EnrichIpsTool(toolkit),
-                new GetAnomalyHistoryTool(toolkit),
-                new GeneratePostmortemTool(toolkit));
+                new GeneratePostmortemTool(toolkit),
+                new GetAnomalyHistoryTool(toolkit));
     }
 }
