@@ -1,22 +1,23 @@
 package dev.omcp.core.egress;
 
 import dev.omcp.core.embeddedipv4.EmbeddedIpv4;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import java.util.Optional;
 
 /**
  * Classifies IPv4 and IPv6 addresses. IPv6 forms that carry an IPv4 address (mapped, SIIT-translated, compatible,
  * 6to4, NAT64, Teredo; read by {@link EmbeddedIpv4}, as {@code enrich_ips} reads them) are judged by the IPv4 address
- * they lead to.
+ * they lead to, and so is an address under one of the operator's NAT64 prefixes ({@code OMCP_NAT64_PREFIXES}).
  */
 final class AddressClassifier {
     private AddressClassifier() {}
 
-    static AddressClass classify(byte[] address) {
+    static AddressClass classify(byte[] address, Nat64Prefixes nat64Prefixes) {
         if (address.length == 4) {
             return ipv4(u(address[0]), u(address[1]), u(address[2]), u(address[3]));
         }
         if (address.length == 16) {
-            return ipv6(address);
+            return ipv6(address, nat64Prefixes);
         }
         throw new IllegalArgumentException("an address has 4 or 16 bytes, got " + address.length);
     }
@@ -64,7 +65,7 @@ final class AddressClassifier {
                 || (a == 192 && b == 0 && c == 0 && d == 192); // Oracle Cloud (legacy)
     }
 
-    private static AddressClass ipv6(byte[] x) {
+    private static AddressClass ipv6(byte[] x, Nat64Prefixes nat64Prefixes) {
         if (isMetadata6(x)) {
             return AddressClass.METADATA;
         }
@@ -74,7 +75,7 @@ final class AddressClassifier {
         if (allZero(x, 0, 15) && x[15] == 1) {
             return AddressClass.LOOPBACK;
         }
-        Optional<EmbeddedIpv4> embedded = EmbeddedIpv4.decode(x);
+        Optional<EmbeddedIpv4> embedded = EmbeddedIpv4.decode(x, nat64Prefixes);
         if (embedded.isPresent()) {
             return embedded(embedded.get());
         }
@@ -107,14 +108,16 @@ final class AddressClassifier {
 
     /**
      * An IPv6 address that carries an IPv4 one reaches whoever that IPv4 address reaches: mapped, SIIT-translated,
-     * compatible (deprecated, but still routed by some stacks), well-known NAT64, 6to4 and Teredo (its client). A
-     * local-use NAT64 address does not tell where its IPv4 bits are, so it is taken for the private network it is.
+     * compatible (deprecated, but still routed by some stacks), NAT64 (the well-known prefix or one of the operator's),
+     * 6to4 and Teredo (its client). A local-use NAT64 address under none of the operator's prefixes does not tell where
+     * its IPv4 bits are, so it is taken for the private network it is; the operator who names the prefix inside it has
+     * a cloud-metadata address behind it refused even with private backends allowed.
      */
     private static AddressClass embedded(EmbeddedIpv4 embedded) {
         if (embedded.form() == EmbeddedIpv4.Form.NAT64_LOCAL_USE) {
             return AddressClass.PRIVATE;
         }
-        return classify(embedded.ipv4Bytes().orElseThrow());
+        return classify(embedded.ipv4Bytes().orElseThrow(), Nat64Prefixes.none());
     }
 
     private static boolean allZero(byte[] x, int from, int to) {

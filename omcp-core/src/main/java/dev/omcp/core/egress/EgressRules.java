@@ -1,10 +1,12 @@
 package dev.omcp.core.egress;
 
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import dev.omcp.ports.egress.EgressPolicy;
 import dev.omcp.ports.egress.EgressVerdict;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -20,12 +22,22 @@ public final class EgressRules implements EgressPolicy {
             "metadata.azure.internal", "metadata.tencentyun.com");
 
     private final boolean allowPrivate;
+    private final Nat64Prefixes nat64Prefixes;
 
     /**
      * @param allowPrivate {@code OMCP_ALLOW_PRIVATE_BACKENDS}: allow private and loopback addresses
      */
     public EgressRules(boolean allowPrivate) {
+        this(allowPrivate, Nat64Prefixes.none());
+    }
+
+    /**
+     * @param allowPrivate {@code OMCP_ALLOW_PRIVATE_BACKENDS}: allow private and loopback addresses
+     * @param nat64Prefixes {@code OMCP_NAT64_PREFIXES}: an address under one is judged by the IPv4 address it leads to
+     */
+    public EgressRules(boolean allowPrivate, Nat64Prefixes nat64Prefixes) {
         this.allowPrivate = allowPrivate;
+        this.nat64Prefixes = Objects.requireNonNull(nat64Prefixes, "nat64Prefixes");
     }
 
     @Override
@@ -109,7 +121,7 @@ public final class EgressRules implements EgressPolicy {
 
     @Override
     public EgressVerdict checkAddress(byte[] address) {
-        AddressClass kind = AddressClassifier.classify(address);
+        AddressClass kind = AddressClassifier.classify(address, nat64Prefixes);
         return switch (kind.rule()) {
             case ALLOWED -> EgressVerdict.allow();
             case OPT_IN -> allowPrivate

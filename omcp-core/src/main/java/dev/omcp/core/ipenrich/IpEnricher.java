@@ -2,6 +2,8 @@ package dev.omcp.core.ipenrich;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import dev.omcp.core.embeddedipv4.Nat64Prefix;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import dev.omcp.core.redaction.RedactionCategory;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import jakarta.json.JsonArrayBuilder;
@@ -34,15 +36,27 @@ public final class IpEnricher {
     private final IpDataset dataset;
     private final boolean datasetConfigured;
     private final Optional<RdapFallback> rdap;
+    private final Nat64Prefixes nat64Prefixes;
 
     /**
      * @param dataset the offline dataset; empty when {@code OMCP_IP_ENRICH_FILE} is unset or unreadable
      * @param rdap the registry fallback when {@code OMCP_IP_ENRICH_RDAP} names an RDAP service
      */
     public IpEnricher(Optional<IpDataset> dataset, Optional<RdapFallback> rdap) {
+        this(dataset, rdap, Nat64Prefixes.none());
+    }
+
+    /**
+     * @param dataset the offline dataset; empty when {@code OMCP_IP_ENRICH_FILE} is unset or unreadable
+     * @param rdap the registry fallback when {@code OMCP_IP_ENRICH_RDAP} names an RDAP service
+     * @param nat64Prefixes {@code OMCP_NAT64_PREFIXES}: an address under one is answered for the IPv4 address it carries,
+     *     as the egress rules judge it
+     */
+    public IpEnricher(Optional<IpDataset> dataset, Optional<RdapFallback> rdap, Nat64Prefixes nat64Prefixes) {
         this.dataset = dataset.orElse(IpDataset.empty());
         this.datasetConfigured = dataset.isPresent();
         this.rdap = Objects.requireNonNull(rdap, "rdap");
+        this.nat64Prefixes = Objects.requireNonNull(nat64Prefixes, "nat64Prefixes");
     }
 
     /** The answer of one call. */
@@ -128,7 +142,7 @@ public final class IpEnricher {
                 out[i] = new IpEnrichment.Invalid(input, e.getMessage());
                 continue;
             }
-            Optional<Ipv4Embedding> embedding = Ipv4Embedding.of(input, address);
+            Optional<Ipv4Embedding> embedding = Ipv4Embedding.of(input, address, nat64Prefixes);
             // an IPv6 address that stands for an IPv4 one (NAT64, IPv4-mapped or -translated, 6to4, Teredo) is answered for
             // that IPv4 address
             address = embedding.isPresent() ? embedding.get().lookedUp(address) : address;
@@ -191,8 +205,10 @@ public final class IpEnricher {
         }
         String ofNonPublic = address + ", a " + unregistered;
         return switch (embedding.get().kind()) {
-            case NAT64 -> "NAT64 address of " + address + ", a " + scope.wireName() + " address, which RFC 6052 forbids in the "
-                    + "well-known prefix 64:ff9b::/96: not registered in public registries";
+            case NAT64 -> embedding.get().nat64Prefix().filter(p -> !p.equals(Nat64Prefix.WELL_KNOWN))
+                    .map(operators -> "NAT64 address (the operator's prefix " + operators + ") of " + ofNonPublic)
+                    .orElse("NAT64 address of " + address + ", a " + scope.wireName() + " address, which RFC 6052 forbids in the "
+                            + "well-known prefix 64:ff9b::/96: not registered in public registries");
             case SIX_TO_FOUR -> "6to4 address of the site at " + ofNonPublic
                     + " (RFC 3056 builds a 6to4 prefix only from a globally unique IPv4 address)";
             case TEREDO -> "Teredo address of a client whose public IPv4 address reads " + ofNonPublic + " (RFC 4380: a Teredo server "

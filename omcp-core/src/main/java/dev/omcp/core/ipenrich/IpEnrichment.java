@@ -120,7 +120,8 @@ public sealed interface IpEnrichment permits IpEnrichment.Found, IpEnrichment.No
     /**
      * {@code input}, {@code status} and {@code address}: the address as asked (in canonical form), and
      * for an IPv6 address that carries an IPv4 one, {@code embedding}, the {@code ipv4} address
-     * the rest of the answer is about and, for Teredo, the {@code teredoServer} address and the {@code teredoClientPort}.
+     * the rest of the answer is about, for NAT64 the {@code nat64Prefix} it lies under and, for Teredo, the
+     * {@code teredoServer} address and the {@code teredoClientPort}.
      */
     private static JsonObjectBuilder addressed(String input, String status, IpAddress address, Optional<Ipv4Embedding> embedding) {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("input", input).add("status", status)
@@ -128,6 +129,7 @@ public sealed interface IpEnrichment permits IpEnrichment.Found, IpEnrichment.No
         embedding.ifPresent(e -> {
             b.add("embedding", e.kind().wireName());
             e.ipv4().ifPresent(v4 -> b.add("ipv4", v4.toString()));
+            e.nat64Prefix().ifPresent(prefix -> b.add("nat64Prefix", prefix.toString()));
             e.teredoServer().ifPresent(server -> b.add("teredoServer", server.toString()));
             e.teredoClientPort().ifPresent(port -> b.add("teredoClientPort", port));
         });

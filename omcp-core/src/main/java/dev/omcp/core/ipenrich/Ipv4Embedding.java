@@ -1,6 +1,8 @@
 package dev.omcp.core.ipenrich;
 
 import dev.omcp.core.embeddedipv4.EmbeddedIpv4;
+import dev.omcp.core.embeddedipv4.Nat64Prefix;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -16,12 +18,17 @@ import java.util.OptionalInt;
  *     looked up ({@link Kind#IPV4_COMPATIBLE})
  * @param teredoServer for {@link Kind#TEREDO}, the Teredo server that gave the client its address; reported, not looked up
  * @param teredoClientPort for {@link Kind#TEREDO}, the client's UDP port as its NAT maps it (0 to 65535); reported
+ * @param nat64Prefix for {@link Kind#NAT64}, the prefix the address lies under: the well-known one or one of the
+ *     operator's ({@code OMCP_NAT64_PREFIXES}); reported
  */
 public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, Optional<IpAddress> teredoServer,
-        OptionalInt teredoClientPort) {
+        OptionalInt teredoClientPort, Optional<Nat64Prefix> nat64Prefix) {
     /** How an IPv6 address carries an IPv4 one ({@link EmbeddedIpv4.Form}), named as {@code enrich_ips} answers it. */
     public enum Kind {
-        /** {@code 64:ff9b::/96} (RFC 6052): the IPv4 address is the last 32 bits. */
+        /**
+         * {@code 64:ff9b::/96} (RFC 6052 section 2.1): the IPv4 address is the last 32 bits; or a prefix of the operator's
+         * NAT64 ({@code OMCP_NAT64_PREFIXES}): the 32 bits RFC 6052 section 2.2 places after it for its length.
+         */
         NAT64("nat64"),
         /**
          * {@code 64:ff9b:1::/48} (RFC 8215): each operator picks a prefix length inside it, and RFC 6052
@@ -77,24 +84,27 @@ public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, O
         Objects.requireNonNull(ipv4, "ipv4");
         Objects.requireNonNull(teredoServer, "teredoServer");
         Objects.requireNonNull(teredoClientPort, "teredoClientPort");
+        Objects.requireNonNull(nat64Prefix, "nat64Prefix");
     }
 
     /**
      * The embedding of {@code parsed}, read from {@code input}: an IPv4-mapped address is already
      * parsed as its IPv4 address ({@link IpAddress}), so only its text tells it was written as IPv6.
+     * An address under one of {@code nat64Prefixes} is a NAT64 one.
      */
-    static Optional<Ipv4Embedding> of(String input, IpAddress parsed) {
+    static Optional<Ipv4Embedding> of(String input, IpAddress parsed, Nat64Prefixes nat64Prefixes) {
         if (parsed.v4()) {
             return input.indexOf(':') >= 0
                     ? Optional.of(new Ipv4Embedding(Kind.IPV4_MAPPED, "::ffff:" + parsed, Optional.of(parsed), Optional.empty(),
-                            OptionalInt.empty()))
+                            OptionalInt.empty(), Optional.empty()))
                     : Optional.empty();
         }
-        return EmbeddedIpv4.decode(parsed.hi(), parsed.lo()).map(decoded -> {
+        return EmbeddedIpv4.decode(parsed.hi(), parsed.lo(), nat64Prefixes).map(decoded -> {
             Kind kind = Kind.of(decoded.form());
             Optional<EmbeddedIpv4.Teredo> teredo = decoded.teredo();
-            return new Ipv4Embedding(kind, asked(kind, parsed), standsFor(decoded), teredo.map(t -> ipv4(t.server())),
-                    teredo.map(t -> OptionalInt.of(t.clientPort())).orElseGet(OptionalInt::empty));
+            return new Ipv4Embedding(kind, asked(kind, parsed, decoded.nat64Prefix()), standsFor(decoded),
+                    teredo.map(t -> ipv4(t.server())), teredo.map(t -> OptionalInt.of(t.clientPort())).orElseGet(OptionalInt::empty),
+                    decoded.nat64Prefix());
         });
     }
 
@@ -115,12 +125,13 @@ public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, O
         };
     }
 
-    private static String asked(Kind kind, IpAddress a) {
+    private static String asked(Kind kind, IpAddress a, Optional<Nat64Prefix> nat64Prefix) {
         // RFC 6052 section 2.4 writes the well-known NAT64 prefix with the IPv4 address in dotted form, RFC 4291 section 2.2
-        // the IPv4-compatible address and RFC 2765 section 2.1 the IPv4-translated one
+        // the IPv4-compatible address and RFC 2765 section 2.1 the IPv4-translated one; an operator's prefix puts the IPv4
+        // bits where dotted text may not go, so its addresses are written in hex
         IpAddress last32 = ipv4(a.lo() & 0xFFFF_FFFFL);
         return switch (kind) {
-            case NAT64 -> "64:ff9b::" + last32;
+            case NAT64 -> nat64Prefix.equals(Optional.of(Nat64Prefix.WELL_KNOWN)) ? "64:ff9b::" + last32 : a.toString();
             case IPV4_COMPATIBLE -> "::" + last32;
             case IPV4_TRANSLATED -> "::ffff:0:" + last32;
             case IPV4_MAPPED -> "::ffff:" + last32;

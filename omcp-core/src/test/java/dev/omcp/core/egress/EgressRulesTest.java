@@ -2,7 +2,11 @@ package dev.omcp.core.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.core.embeddedipv4.Nat64Prefix;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
+import dev.omcp.core.ipenrich.IpAddress;
 import dev.omcp.ports.egress.EgressVerdict;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -138,6 +142,61 @@ class EgressRulesTest {
         assertThat(optedIn.checkAddress(new byte[] {10, 1, 2, 3}).allowed()).isTrue();
         assertThat(optedIn.checkAddress(new byte[] {(byte) 169, (byte) 254, (byte) 169, (byte) 254}).allowed()).isFalse();
         assertThat(strict.checkAddress(new byte[] {93, (byte) 184, (byte) 216, 34}).allowed()).isTrue();
+    }
+
+    // an IPv6-only cluster's DNS64 answers with the operator's NAT64 prefix (RFC 6052 section 2.2), which looks public
+    @ParameterizedTest(name = "{0}: default {1}, opted in {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            http://[2a01:4f8:64::169.254.169.254]/   | refuse | refuse
+            http://[2a01:4f8:64::a9fe:a9fe]/         | refuse | refuse
+            http://[2a01:4f8:64::10.0.0.1]/          | refuse | allow
+            http://[2a01:4f8:64::127.0.0.1]/         | refuse | allow
+            http://[2a01:4f8:64::8.8.8.8]/           | allow  | allow
+            http://[2a01:4f8:65::a9fe:a9fe]/         | allow  | allow
+            http://[2a02:c0:64:a9fe:a9:fe00::]/      | refuse | refuse
+            http://[2a02:c0:64:a00:0:100::]/         | refuse | allow
+            http://[2a02:c0:64:808:8:800::]/         | allow  | allow
+            http://[64:ff9b:1::a9fe:a9fe]/           | refuse | refuse
+            http://[64:ff9b:1::a00:1]/               | refuse | allow
+            http://[64:ff9b:1:1::a9fe:a9fe]/         | refuse | allow
+            """)
+    void anAddressUnderAnOperatorsNat64Prefix_isJudgedByTheIpv4AddressItLeadsTo(String url, String withoutOptIn, String withOptIn) {
+        // a /96, a /48 (the IPv4 bits around the octet 64 to 71) and a local-use /96 inside 64:ff9b:1::/48
+        Nat64Prefixes operators = new Nat64Prefixes(List.of(prefix("2a01:4f8:64::/96"), prefix("2a02:c0:64::/48"),
+                prefix("64:ff9b:1::/96")));
+
+        assertThat(verdict(new EgressRules(false, operators), url)).as("default: " + url).isEqualTo(withoutOptIn);
+        assertThat(verdict(new EgressRules(true, operators), url)).as("opted in: " + url).isEqualTo(withOptIn);
+    }
+
+    @Test
+    void cloudMetadataBehindAnOperatorsNat64Prefix_isRefused_evenWithPrivateBackendsAllowed_asLiteralAndResolved() {
+        Nat64Prefixes operators = new Nat64Prefixes(List.of(prefix("2a01:4f8:64::/96")));
+        EgressRules rules = new EgressRules(true, operators);
+        byte[] resolved = rules.literalAddress("2a01:4f8:64::a9fe:a9fe").orElseThrow();
+
+        assertThat(rules.checkAddress(resolved)).isInstanceOfSatisfying(EgressVerdict.Refused.class,
+                refused -> assertThat(refused.reason()).contains("cloud-metadata").contains("never"));
+        assertThat(rules.checkHost("[2a01:4f8:64::a9fe:a9fe]").allowed()).isFalse();
+        assertThat(new EgressRules(true).checkAddress(resolved).allowed()).as("without the prefix: judged as the public IPv6 it looks")
+                .isTrue();
+    }
+
+    @Test
+    void aLocalUseNat64PrefixTheOperatorNames_hidesNoMetadata_whileUnnamedLocalUseStaysPrivate() {
+        EgressRules named = new EgressRules(true, new Nat64Prefixes(List.of(prefix("64:ff9b:1:a9fe::/64"))));
+
+        assertThat(named.checkHost("64:ff9b:1:a9fe:a9:fea9:fe00:0").allowed()).as("169.254.169.254 through the /64").isFalse();
+        assertThat(named.checkHost("64:ff9b:1:a9fe:a:1:200:0").allowed()).as("10.0.1.2 through the /64").isTrue();
+        assertThat(new EgressRules(true).checkHost("64:ff9b:1:a9fe:a9:fea9:fe00:0").allowed())
+                .as("unnamed: private, so allowed when private backends are").isTrue();
+        assertThat(new EgressRules(false).checkHost("64:ff9b:1:a9fe:a9:fea9:fe00:0").allowed()).isFalse();
+    }
+
+    private static Nat64Prefix prefix(String cidr) {
+        int slash = cidr.indexOf('/');
+        IpAddress address = IpAddress.parseOrError(cidr.substring(0, slash));
+        return new Nat64Prefix(address.hi(), address.lo(), Integer.parseInt(cidr.substring(slash + 1)));
     }
 
     @Test

@@ -73,6 +73,59 @@ class EmbeddedIpv4Test {
         assertThat(EmbeddedIpv4.decode(bytes("0064ff9b000100000000000008080808")).orElseThrow().ipv4Bytes()).isEmpty();
     }
 
+    // RFC 6052 section 2.4: 192.0.2.33 under a prefix of each length, as that section writes it
+    @ParameterizedTest(name = "{0} under {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            20010db8c00002210000000000000000 | 2001:db8::/32
+            20010db801c000020021000000000000 | 2001:db8:100::/40
+            20010db80122c0000002210000000000 | 2001:db8:122::/48
+            20010db8012203c00000022100000000 | 2001:db8:122:300::/56
+            20010db80122034400c0000221000000 | 2001:db8:122:344::/64
+            20010db80122034400000000c0000221 | 2001:db8:122:344::/96
+            """)
+    void anAddressUnderAnOperatorsPrefix_carriesTheIpv4AddressRfc6052PlacesForItsLength(String hex, String prefix) {
+        Nat64Prefixes configured = Nat64PrefixTest.prefixes(prefix);
+
+        EmbeddedIpv4 decoded = EmbeddedIpv4.decode(bytes(hex), configured).orElseThrow();
+
+        assertThat(decoded.form()).isEqualTo(Form.NAT64);
+        assertThat(decoded.ipv4()).isEqualTo(OptionalLong.of(bits("192.0.2.33")));
+        assertThat(decoded.nat64Prefix()).contains(Nat64PrefixTest.prefix(prefix));
+        assertThat(EmbeddedIpv4.decode(bytes(hex))).as("without the prefix configured").isEmpty();
+    }
+
+    @Test
+    void theWellKnownPrefix_isNamedToo_andReadAlikeWithOrWithoutOperatorPrefixes() {
+        Optional<EmbeddedIpv4> alone = EmbeddedIpv4.decode(bytes("0064ff9b0000000000000000c0000221"));
+
+        assertThat(alone.orElseThrow().nat64Prefix()).contains(Nat64Prefix.WELL_KNOWN);
+        assertThat(EmbeddedIpv4.decode(bytes("0064ff9b0000000000000000c0000221"), Nat64PrefixTest.prefixes("2001:db8::/32")))
+                .isEqualTo(alone);
+    }
+
+    @Test
+    void theReservedOctetAndTheSuffix_areNotLookedAt_soNoSpellingEscapesTheIpv4Address() {
+        // a translator that ignores them still reaches 169.254.169.254: the guard must judge the address by it
+        Nat64Prefixes configured = Nat64PrefixTest.prefixes("2001:db8:100::/40");
+
+        EmbeddedIpv4 decoded = EmbeddedIpv4.decode(bytes("20010db801a9fea9fffe000000000001"), configured).orElseThrow();
+
+        assertThat(decoded.ipv4()).isEqualTo(OptionalLong.of(bits("169.254.169.254")));
+    }
+
+    @Test
+    void aLocalUsePrefixTheOperatorNames_isRead_whileTheRestOfTheBlockStaysUnread() {
+        Nat64Prefixes configured = Nat64PrefixTest.prefixes("64:ff9b:1:a900::/56");
+
+        EmbeddedIpv4 named = EmbeddedIpv4.decode(bytes("0064ff9b0001a9a900fea9fe00000000"), configured).orElseThrow();
+        EmbeddedIpv4 other = EmbeddedIpv4.decode(bytes("0064ff9b0001aaa900fea9fe00000000"), configured).orElseThrow();
+
+        assertThat(named.form()).isEqualTo(Form.NAT64);
+        assertThat(named.ipv4()).isEqualTo(OptionalLong.of(bits("169.254.169.254")));
+        assertThat(other.form()).isEqualTo(Form.NAT64_LOCAL_USE);
+        assertThat(other.ipv4()).isEmpty();
+    }
+
     @Test
     void anAddressOfAnotherLength_isRefused() {
         assertThatThrownBy(() -> EmbeddedIpv4.decode(new byte[4])).isInstanceOf(IllegalArgumentException.class)

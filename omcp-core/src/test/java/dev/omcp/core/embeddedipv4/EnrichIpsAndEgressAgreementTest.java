@@ -3,6 +3,7 @@ package dev.omcp.core.embeddedipv4;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.ipenrich.IpAddress;
 import dev.omcp.core.ipenrich.IpEnricher;
 import jakarta.json.JsonObject;
 import java.util.List;
@@ -52,6 +53,28 @@ class EnrichIpsAndEgressAgreementTest {
     }
 
     @ParameterizedTest(name = "{0}")
+    @CsvSource({"2a01:4f8::/32", "2a01:4f8:100::/40", "2a01:4f8:122::/48", "2a01:4f8:122:300::/56", "2a01:4f8:122:344::/64",
+        "2a01:4f8:122:344::/96", "64:ff9b:1:a00::/56"})
+    void underAnOperatorsNat64Prefix_bothAnswerForTheIpv4AddressRfc6052Places(String cidr) {
+        Nat64Prefix prefix = Nat64PrefixTest.prefix(cidr);
+        Nat64Prefixes operators = new Nat64Prefixes(List.of(prefix));
+        EgressRules strict = new EgressRules(false, operators);
+        EgressRules optedIn = new EgressRules(true, operators);
+        IpEnricher enricher = new IpEnricher(Optional.empty(), Optional.empty(), operators);
+        for (String ipv4 : IPV4) {
+            String ipv6 = under(prefix, EmbeddedIpv4Test.bits(ipv4));
+            JsonObject answer = enricher.enrich(List.of(ipv6)).toJson().getJsonArray("results").getJsonObject(0);
+
+            assertThat(answer.getString("embedding")).as(ipv6).isEqualTo("nat64");
+            assertThat(answer.getString("nat64Prefix")).as(ipv6).isEqualTo(cidr);
+            assertThat(answer.getString("ipv4", "-")).as(ipv6).isEqualTo(ipv4);
+            assertThat(answer.getString("scope")).as(ipv6).isEqualTo(enrich(ipv4).getString("scope"));
+            assertThat(strict.checkHost(ipv6)).as("default: " + ipv6).isEqualTo(STRICT.checkHost(ipv4));
+            assertThat(optedIn.checkHost(ipv6)).as("opted in: " + ipv6).isEqualTo(OPTED_IN.checkHost(ipv4));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
     @CsvSource({"64:ff9b:1::808:808", "64:ff9b:1:ffff::a00:1", "64:ff9b:1::"})
     void aLocalUseNat64Address_namesNoIpv4_andTheGuardTakesItForPrivate(String ipv6) {
         JsonObject answer = enrich(ipv6);
@@ -89,6 +112,21 @@ class EnrichIpsAndEgressAgreementTest {
             case "teredo" -> v4 -> "2001:0:4136:e378:8000:63bf:" + groups(v4, 0xFFFF_FFFFL);
             default -> throw new IllegalArgumentException(embedding);
         };
+    }
+
+    /** The address under {@code prefix} that carries {@code ipv4} where RFC 6052 section 2.2 puts it, octet "u" zero. */
+    private static String under(Nat64Prefix prefix, long ipv4) {
+        long hi = prefix.hi();
+        long lo = prefix.lo();
+        switch (prefix.length()) {
+            case 32 -> hi |= ipv4;
+            case 40 -> { hi |= ipv4 >>> 8; lo |= (ipv4 & 0xFF) << 48; }
+            case 48 -> { hi |= ipv4 >>> 16; lo |= (ipv4 & 0xFFFF) << 40; }
+            case 56 -> { hi |= ipv4 >>> 24; lo |= (ipv4 & 0xFF_FFFF) << 32; }
+            case 64 -> lo |= ipv4 << 24;
+            default -> lo |= ipv4;
+        }
+        return new IpAddress(false, hi, lo).toString();
     }
 
     /** The IPv4 address as two hex groups, its bits XORed with {@code mask}. */

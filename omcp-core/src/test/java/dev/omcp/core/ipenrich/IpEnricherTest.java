@@ -3,6 +3,8 @@ package dev.omcp.core.ipenrich;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.core.embeddedipv4.Nat64Prefix;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import dev.omcp.ports.ipenrich.IpRegistrationLookup;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import jakarta.json.JsonObject;
@@ -423,6 +425,40 @@ class IpEnricherTest {
         // RFC 6052 section 3.1: the well-known prefix must not carry a non-global IPv4 address
         assertThat(pod.getString("note")).contains("RFC 6052").contains("10.42.0.12");
         assertThat(registry.asked).isEmpty();
+    }
+
+    @Test
+    void anAddressUnderTheOperatorsNat64Prefix_isAnsweredForTheIpv4ItCarries_namingThePrefix() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        Nat64Prefixes operators = new Nat64Prefixes(List.of(new Nat64Prefix(0x2001_0db8_0100_0000L, 0, 40),
+                new Nat64Prefix(0x0064_ff9b_0001_0000L, 0, 96)));
+        RdapFallback rdap = new RdapFallback(registry, clock, RdapFallback.Settings.defaults());
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.of(rdap), operators);
+
+        // RFC 6052 section 2.4's layout for a /40: 8.8.8.8 and 10.42.0.12, and a local-use /96 the operator named
+        var results = e.enrich(List.of("2001:db8:108:808:8::", "2001:db8:10a:2a00:c::", "64:ff9b:1::a2a:c")).toJson()
+                .getJsonArray("results");
+
+        JsonObject dns = results.getJsonObject(0);
+        assertThat(dns.getString("status")).isEqualTo("found");
+        assertThat(dns.getString("address")).isEqualTo("2001:db8:108:808:8::");
+        assertThat(dns.getString("embedding")).isEqualTo("nat64");
+        assertThat(dns.getString("nat64Prefix")).isEqualTo("2001:db8:100::/40");
+        assertThat(dns.getString("ipv4")).isEqualTo("8.8.8.8");
+        assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
+        JsonObject pod = results.getJsonObject(1);
+        assertThat(pod.getString("status")).isEqualTo("not_found");
+        assertThat(pod.getString("ipv4")).isEqualTo("10.42.0.12");
+        assertThat(pod.getString("scope")).isEqualTo("private");
+        assertThat(pod.getString("note")).contains("2001:db8:100::/40").contains("10.42.0.12").doesNotContain("forbids");
+        JsonObject local = results.getJsonObject(2);
+        assertThat(local.getString("embedding")).isEqualTo("nat64");
+        assertThat(local.getString("nat64Prefix")).isEqualTo("64:ff9b:1::/96");
+        assertThat(local.getString("ipv4")).isEqualTo("10.42.0.12");
+        assertThat(registry.asked).isEmpty();
+        assertThat(new IpEnricher(Optional.empty(), Optional.empty()).enrich(List.of("64:ff9b::808:808")).toJson()
+                .getJsonArray("results").getJsonObject(0).getString("nat64Prefix")).as("the well-known prefix is named too")
+                .isEqualTo("64:ff9b::/96");
     }
 
     @Test

@@ -31,7 +31,8 @@ public final class EnrichIpsTool extends ObservabilityTool {
                     + "when the operator enabled them; an address of any other scope the dataset does not cover is not_found (the "
                     + "registries hold only public space). Up to "
                     + IpEnricher.MAX_ADDRESSES + " IPv4 or IPv6 addresses per call; each is answered in input order as found, "
-                    + "not_found, invalid or unavailable (a registry error worth retrying). A NAT64 (64:ff9b::/96), IPv4-mapped "
+                    + "not_found, invalid or unavailable (a registry error worth retrying). A NAT64 (64:ff9b::/96 or the "
+                    + "operator's own NAT64 prefix), IPv4-mapped "
                     + "(::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), 6to4 (2002::/16) or Teredo (2001::/32, its client) "
                     + "address is answered for the IPv4 address it stands for, named in ipv4. Use it on client addresses "
                     + "(from an alert, a ticket, or log lines when the operator has turned redaction off: query_logs replaces "
@@ -52,12 +53,16 @@ public final class EnrichIpsTool extends ObservabilityTool {
                                             .add("enum", Jsonp.array().add("found").add("not_found").add("invalid").add("unavailable")))
                                     .add("address", OutputFields.typed("string", "The address in canonical form."))
                                     .add("embedding", OutputFields.typed("string", "When the IPv6 address carries an IPv4 one: "
-                                            + "nat64 (64:ff9b::/96), nat64-local-use (64:ff9b:1::/48, whose IPv4 address cannot be "
-                                            + "told), ipv4-mapped (::ffff:0:0/96), ipv4-translated (::ffff:0:0:0/96, SIIT), "
+                                            + "nat64 (64:ff9b::/96 or the operator's NAT64 prefix, named in nat64Prefix), "
+                                            + "nat64-local-use (64:ff9b:1::/48 outside the operator's prefixes, whose IPv4 address "
+                                            + "cannot be told), ipv4-mapped (::ffff:0:0/96), ipv4-translated (::ffff:0:0:0/96, SIIT), "
                                             + "6to4 (2002::/16), teredo (2001::/32) or ipv4-compatible (::/96, deprecated: not "
                                             + "looked up as its IPv4 address)."))
                                     .add("ipv4", OutputFields.typed("string", "The IPv4 address the IPv6 address stands for (for "
                                             + "teredo, the client's public address); scope, network and attributes are about it."))
+                                    .add("nat64Prefix", OutputFields.typed("string", "nat64: the NAT64 prefix the address "
+                                            + "lies under, 64:ff9b::/96 or one the operator configured (RFC 6052 places the IPv4 "
+                                            + "bits after it by its length)."))
                                     .add("teredoServer", OutputFields.typed("string", "teredo: the IPv4 address of the Teredo "
                                             + "server that gave the client its address; not looked up."))
                                     .add("teredoClientPort", OutputFields.typed("integer", "teredo: the client's public UDP "
