@@ -52,8 +52,8 @@ final class AnalysisSettingsReader {
 
     private AnalysisSettingsReader() {}
 
-    static AnalysisSettings read(Environment env, boolean allowPrivateBackends, SettingsFiles files) {
-        EgressRules egress = new EgressRules(allowPrivateBackends);
+    /** @param egress the rules of {@code OMCP_ALLOW_PRIVATE_BACKENDS} and {@code OMCP_NAT64_PREFIXES} the URLs are judged by */
+    static AnalysisSettings read(Environment env, EgressRules egress, SettingsFiles files) {
         return new AnalysisSettings(
                 catalog(env, files),
                 redaction(env),

@@ -20,11 +20,10 @@ final class AuditSettingsReader {
     private AuditSettingsReader() {}
 
     /**
-     * @param allowPrivateBackends {@code OMCP_ALLOW_PRIVATE_BACKENDS}: the sink URLs follow the same
-     *     egress rules as sources (spec 5.9), judged here as written and again at every connection
+     * @param egress the rules of {@code OMCP_ALLOW_PRIVATE_BACKENDS} and {@code OMCP_NAT64_PREFIXES}: the sink URLs follow
+     *     the same egress rules as sources (spec 5.9), judged here as written and again at every connection
      */
-    static AuditSettings read(Environment env, boolean allowPrivateBackends) {
-        EgressRules egress = new EgressRules(allowPrivateBackends);
+    static AuditSettings read(Environment env, EgressRules egress) {
         // how the audit file is written: without the file, the entries live in memory and these do nothing
         env.requiresWith(Variables.MGMT_AUDIT_FILE, List.of(Variables.AUDIT_FSYNC, Variables.AUDIT_FSYNC_INTERVAL_MS,
                 Variables.AUDIT_TORN_TAIL));

@@ -1,5 +1,7 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +73,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param prometheusScrapeInterval {@code PROMETHEUS_SCRAPE_INTERVAL}: of Prometheus sources that set no {@code scrapeInterval}
      * @param lokiServiceLabels {@code LOKI_SERVICE_LABELS}
      * @param allowPrivateBackends {@code OMCP_ALLOW_PRIVATE_BACKENDS}
+     * @param nat64Prefixes {@code OMCP_NAT64_PREFIXES}
      * @param connectTimeout {@code OMCP_CONNECTOR_CONNECT_TIMEOUT}
      * @param requestTimeout {@code OMCP_CONNECTOR_REQUEST_TIMEOUT}
      * @param startTimeout {@code OMCP_CONNECTOR_START_TIMEOUT}
@@ -79,21 +82,30 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param environment the whole environment, for {@code ${VAR}} in the sources file (never logged)
      */
     public record Connectors(Optional<String> configPath, List<EnvironmentUrls> environmentSources, List<String> prometheusServiceLabels,
-            Duration prometheusScrapeInterval, List<String> lokiServiceLabels, boolean allowPrivateBackends, Duration connectTimeout,
-            Duration requestTimeout, Duration startTimeout, Duration serviceLabelCacheTtl, OptionalInt answerBudgetMib,
-            Map<String, String> environment) {
+            Duration prometheusScrapeInterval, List<String> lokiServiceLabels, boolean allowPrivateBackends, Nat64Prefixes nat64Prefixes,
+            Duration connectTimeout, Duration requestTimeout, Duration startTimeout, Duration serviceLabelCacheTtl,
+            OptionalInt answerBudgetMib, Map<String, String> environment) {
         public Connectors {
+            Objects.requireNonNull(nat64Prefixes, "nat64Prefixes");
             environmentSources = List.copyOf(environmentSources);
             prometheusServiceLabels = List.copyOf(prometheusServiceLabels);
             lokiServiceLabels = List.copyOf(lokiServiceLabels);
             environment = Map.copyOf(environment);
         }
 
+        /**
+         * The egress rules of spec 5.9 these settings decide; every outbound URL of the gateway (sources, audit sinks,
+         * anomaly remote write, RDAP) is judged by equal rules.
+         */
+        public EgressRules egressRules() {
+            return new EgressRules(allowPrivateBackends, nat64Prefixes);
+        }
+
         /** Never prints the environment. */
         @Override
         public String toString() {
             return "Connectors[configPath=" + configPath.isPresent() + ", environmentSources=" + environmentSources.size()
-                    + ", allowPrivateBackends=" + allowPrivateBackends + "]";
+                    + ", allowPrivateBackends=" + allowPrivateBackends + ", nat64Prefixes=" + nat64Prefixes + "]";
         }
     }
 

@@ -107,11 +107,11 @@ public final class SettingsReader {
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
         Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env, maxHeapBytes);
-        AuditSettings audit = AuditSettingsReader.read(environment, connectors.allowPrivateBackends());
+        AuditSettings audit = AuditSettingsReader.read(environment, connectors.egressRules());
         Settings.Plugins plugins = PluginSettingsReader.read(environment);
         AccessControlSettings access = AccessControlSettingsReader.read(environment);
         Settings.Tools tools = tools(environment);
-        AnalysisSettings analysis = AnalysisSettingsReader.read(environment, connectors.allowPrivateBackends(), files);
+        AnalysisSettings analysis = AnalysisSettingsReader.read(environment, connectors.egressRules(), files);
         Settings.Management management = management(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());

@@ -84,6 +84,9 @@ public final class Variables {
             "service_name,service,job,app,container", "Labels that may name a service in Loki, in order; the first that has the service wins.", false);
     public static final Variable ALLOW_PRIVATE_BACKENDS = new Variable("OMCP_ALLOW_PRIVATE_BACKENDS", List.of(), "false",
             "true lets sources use private and loopback addresses; cloud-metadata addresses stay refused (spec 5.9).", false);
+    public static final Variable NAT64_PREFIXES = new Variable("OMCP_NAT64_PREFIXES", List.of(), "",
+            "Comma-separated NAT64 prefixes of the cluster's translators (RFC 6052: /32, /40, /48, /56, /64 or /96); an address "
+                    + "under one is judged by the IPv4 address it leads to.", false);
     public static final Variable CONNECTOR_CONNECT_TIMEOUT = new Variable("OMCP_CONNECTOR_CONNECT_TIMEOUT", List.of(), "5",
             "Seconds a connector may take to open a connection to its backend.", false);
     public static final Variable CONNECTOR_REQUEST_TIMEOUT = new Variable("OMCP_CONNECTOR_REQUEST_TIMEOUT", List.of(), "30",
@@ -257,7 +260,7 @@ public final class Variables {
             AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,
             AUDIT_S3_DEADLETTER,
             CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, PROMETHEUS_SCRAPE_INTERVAL, LOKI_SERVICE_LABELS,
-            ALLOW_PRIVATE_BACKENDS,
+            ALLOW_PRIVATE_BACKENDS, NAT64_PREFIXES,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
             BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REVOKED_KEYS, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
             POSTMORTEMS_FILE),

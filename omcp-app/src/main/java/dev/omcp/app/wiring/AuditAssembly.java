@@ -32,13 +32,12 @@ final class AuditAssembly {
     /**
      * Opens the store, builds the sinks and starts the chain.
      *
-     * @param allowPrivateBackends {@code OMCP_ALLOW_PRIVATE_BACKENDS}
+     * @param egress the egress rules ({@code OMCP_ALLOW_PRIVATE_BACKENDS}, {@code OMCP_NAT64_PREFIXES})
      * @throws StartRefusedException when a sink's host resolves to an address the egress rules refuse
      * @throws RuntimeException when the audit file cannot be opened or its tip does not verify;
      *     the gateway then refuses to start rather than run without its audit log
      */
-    static AuditChain start(AuditSettings settings, boolean allowPrivateBackends, Clock clock) {
-        EgressRules egress = new EgressRules(allowPrivateBackends);
+    static AuditChain start(AuditSettings settings, EgressRules egress, Clock clock) {
         settings.webhook().ifPresent(webhook -> OutboundHosts.check("OMCP_AUDIT_WEBHOOK_URL", webhook.url(), egress));
         settings.s3().ifPresent(s3 -> OutboundHosts.check("OMCP_AUDIT_S3_ENDPOINT", s3.endpoint(), egress));
         if (settings.webhook().isPresent() || settings.s3().isPresent()) {

@@ -97,7 +97,7 @@ public final class GatewayAssembly implements AutoCloseable {
         HealthThresholds thresholds = startingThresholds(document);
         // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
         PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), document.plugins(), version);
-        AuditChain audit = AuditAssembly.start(settings.audit(), settings.connectors().allowPrivateBackends(), clock);
+        AuditChain audit = AuditAssembly.start(settings.audit(), settings.connectors().egressRules(), clock);
         // a start refused from here on closes what it opened: an embedder's next start in this JVM finds the audit file free
         OpenedParts opened = new OpenedParts();
         opened.add(audit);

@@ -46,7 +46,7 @@ final class SourcesAssembly implements AutoCloseable {
 
     /** Builds and starts the registry over {@code catalog}; the gateway starts with zero sources too (spec 1.4). */
     static SourcesAssembly start(Settings.Connectors settings, Clock clock, ConnectorCatalog catalog, YamlSourceStore store) {
-        EgressRules egress = new EgressRules(settings.allowPrivateBackends());
+        EgressRules egress = settings.egressRules();
         BackendHostGuard.install(egress);
         if (!BackendHostGuard.active()) {
             LOG.warn("event=egress-resolver-missing effect=\"connections to backend names are refused\"");

@@ -63,7 +63,7 @@ final class ToolsAssembly implements AutoCloseable {
      */
     static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version, HealthThresholds thresholds) {
         AnalysisSettings analysis = settings.analysis();
-        EgressRules egress = new EgressRules(settings.connectors().allowPrivateBackends());
+        EgressRules egress = settings.connectors().egressRules();
         ServiceCatalog catalog = catalog(analysis.catalog());
         if (!analysis.redaction()) {
             LOG.warn("event=redaction-disabled setting=OMCP_REDACTION effect=\"query_logs output is NOT redacted: emails, addresses, "
@@ -81,7 +81,8 @@ final class ToolsAssembly implements AutoCloseable {
             return new RdapFallback(new RdapRegistrationLookup(client, base, RDAP_REQUEST_TIMEOUT, clock), clock, RdapFallback.Settings.defaults());
         });
         analysis.ipDataset().ifPresent(d -> LOG.info("event=ip-dataset-loaded path={} summary=\"{}\"", d.path(), d.summary()));
-        IpEnricher enricher = new IpEnricher(analysis.ipDataset().map(AnalysisSettings.IpDatasetFile::dataset), rdap);
+        IpEnricher enricher = new IpEnricher(analysis.ipDataset().map(AnalysisSettings.IpDatasetFile::dataset), rdap,
+                settings.connectors().nat64Prefixes());
         Supplier<Optional<PostmortemTemplate>> template = analysis.postmortemTemplate()
                 .<Supplier<Optional<PostmortemTemplate>>>map(PostmortemTemplateFile::new)
                 .orElse(Optional::empty);

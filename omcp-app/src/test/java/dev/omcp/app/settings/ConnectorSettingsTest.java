@@ -55,6 +55,57 @@ class ConnectorSettingsTest {
     }
 
     @Test
+    void nat64Prefixes_areReadInEveryRfc6052Length_andJudgeEveryOutboundUrl() throws Exception {
+        Settings.Connectors c = SettingsReader.read(Map.of("OMCP_NAT64_PREFIXES",
+                " 2001:db8::/32, 2001:db9:100::/40,2001:dba:122::/48, 2001:dbb:122:300::/56, 2001:dbc:122:344::/64, "
+                        + "2a01:4f8:64::/96, 64:ff9b:1:a00::/56")).connectors();
+
+        assertThat(c.nat64Prefixes().prefixes()).hasSize(7).map(Object::toString)
+                .startsWith("2001:db8::/32", "2001:db9:100::/40").endsWith("64:ff9b:1:a00::/56");
+        assertThat(c.egressRules().checkUrl("http://[2a01:4f8:64::a9fe:a9fe]/").allowed()).isFalse();
+        assertThat(SettingsReader.read(Map.of()).connectors().nat64Prefixes().isEmpty()).isTrue();
+    }
+
+    @Test
+    void cloudMetadataBehindAnOperatorsNat64Prefix_refusesTheStart_asAnAuditSinkOrRdapService_evenWithPrivateBackendsAllowed() {
+        assertThatThrownBy(() -> SettingsReader.read(Map.of(
+                "OMCP_NAT64_PREFIXES", "2a01:4f8:64::/96",
+                "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
+                "OMCP_AUDIT_WEBHOOK_URL", "http://[2a01:4f8:64::a9fe:a9fe]/hook",
+                "OMCP_IP_ENRICH_RDAP", "http://[2a01:4f8:64::169.254.169.254]/")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
+                        .anySatisfy(p -> assertThat(p).startsWith("OMCP_AUDIT_WEBHOOK_URL").contains("cloud-metadata"))
+                        .anySatisfy(p -> assertThat(p).startsWith("OMCP_IP_ENRICH_RDAP").contains("cloud-metadata")));
+    }
+
+    @Test
+    void everyBadNat64Prefix_refusesTheStart_namingTheEntryAndTheAllowedLengths() {
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_NAT64_PREFIXES", "2001:db8::/33, 2001:db8:1::, 10.0.0.0/8, "
+                + "2001:db8:2::1/96, ::ffff:0:0/96, 2001::/32, prometheus.example.com/96, [2001:db8:3::]/96, 2001:db8:4::/0x40")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+                    assertThat(e.problems()).hasSize(9).allSatisfy(p -> assertThat(p).startsWith("OMCP_NAT64_PREFIXES entry '")
+                            .contains("32, 40, 48, 56, 64 or 96"));
+                    assertThat(e.problems()).anySatisfy(p -> assertThat(p).contains("'2001:db8::/33'").contains("not /33"))
+                            .anySatisfy(p -> assertThat(p).contains("'2001:db8:1::'").contains("prefix length such as /96"))
+                            .anySatisfy(p -> assertThat(p).contains("'10.0.0.0/8'").contains("is not an IPv6 prefix"))
+                            .anySatisfy(p -> assertThat(p).contains("'2001:db8:2::1/96'").contains("2001:db8:2::/96"))
+                            .anySatisfy(p -> assertThat(p).contains("'::ffff:0:0/96'").contains("IPv4-mapped"))
+                            .anySatisfy(p -> assertThat(p).contains("'2001::/32'").contains("Teredo"));
+                });
+    }
+
+    @Test
+    void overlappingNat64Prefixes_andMoreThanSixteen_refuseTheStart() {
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_NAT64_PREFIXES", "2001:db8:100::/40, 2001:db8:100::/96")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().startsWith("OMCP_NAT64_PREFIXES").contains("2001:db8:100::/40 and 2001:db8:100::/96 overlap"));
+        String seventeen = String.join(",", java.util.stream.IntStream.range(0, 17).mapToObj(i -> "2001:db8:" + i + "::/48").toList());
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_NAT64_PREFIXES", seventeen)))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).singleElement()
+                        .asString().contains("lists 17 prefixes").contains("at most 16"));
+    }
+
+    @Test
     void prometheusServiceLabels_mayBeOpenTelemetryNames_whichLokisCannot() throws Exception {
         // Prometheus 3 stores resource attributes as labels with dots; LogQL has no quoted label names
         assertThat(SettingsReader.read(Map.of("PROMETHEUS_SERVICE_LABELS", "service.name,job")).connectors().prometheusServiceLabels())

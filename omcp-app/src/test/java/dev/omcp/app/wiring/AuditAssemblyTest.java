@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.core.audit.AuditChain;
+import dev.omcp.core.egress.EgressRules;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditQuery;
@@ -21,7 +22,7 @@ class AuditAssemblyTest {
     void withoutAnAuditFile_theLauncherKeepsTheNewest500EntriesInMemory() throws Exception {
         // spec 8: audit ring of 500 entries when OMCP_MGMT_AUDIT_FILE is unset
         ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
-        try (AuditChain chain = AuditAssembly.start(SettingsReader.read(Map.of()).audit(), false, clock)) {
+        try (AuditChain chain = AuditAssembly.start(SettingsReader.read(Map.of()).audit(), new EgressRules(false), clock)) {
             for (int i = 1; i <= 501; i++) {
                 chain.record(new AuditEvent("user:a", "", "sources", "update", "PUT", "/api/sources/s", 200, "", "s" + i));
             }
