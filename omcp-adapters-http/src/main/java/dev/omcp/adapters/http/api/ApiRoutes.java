@@ -265,7 +265,7 @@ public final class ApiRoutes {
                         + "a public route answers without a session, so it cannot check one");
             }
             guard.validate(route);
-            Handler checked = queryParameters.isEmpty() ? handler : checkingQuery(route, queryParameters.get(), queryRefusal, handler);
+            Handler checked = checkingQuery(route, queryParameters, queryRefusal, handler);
             routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, checked));
             if (method == HandlerType.GET && route.auditAlways()) {
                 // a GET that acts (the OIDC callback redeems its code and starts a session): a HEAD, which
@@ -285,10 +285,15 @@ public final class ApiRoutes {
         }
     }
 
-    /** {@code handler} behind the refusal of a query parameter the route does not take. */
-    private static Handler checkingQuery(Route route, List<String> accepted, BodyRefusal refusal, Handler handler) {
+    /**
+     * {@code handler} behind the refusal of a query string that does not decode (every {@code /api} route) and of
+     * a query parameter the route does not take (a route that names the ones it takes).
+     */
+    private static Handler checkingQuery(Route route, Optional<List<String>> accepted, BodyRefusal refusal, Handler handler) {
         return ctx -> {
-            if (QueryParameters.onlyAccepted(ctx, route, accepted, refusal)) {
+            // the probes (/healthz, /readyz, /metrics) read no parameter: what a scraper appends stays its own
+            if ((!route.path().startsWith("/api/") || QueryParameters.decodes(ctx, route, refusal))
+                    && (accepted.isEmpty() || QueryParameters.onlyAccepted(ctx, route, accepted.get(), refusal))) {
                 handler.handle(ctx);
             }
         };

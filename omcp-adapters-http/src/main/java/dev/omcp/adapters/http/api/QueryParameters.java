@@ -23,7 +23,7 @@ final class QueryParameters {
      * {@code accepted}; returns true, writing nothing, otherwise.
      */
     static boolean onlyAccepted(Context ctx, ApiRoutes.Route route, List<String> accepted, BodyRefusal refusal) {
-        List<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !accepted.contains(name)).sorted().toList();
+        List<String> unknown = QueryString.parameters(ctx).keySet().stream().filter(name -> !accepted.contains(name)).sorted().toList();
         if (unknown.isEmpty()) {
             return true;
         }
@@ -35,11 +35,27 @@ final class QueryParameters {
         if (unknown.size() > MAX_NAMED) {
             problems.add("and " + (unknown.size() - MAX_NAMED) + " more query parameters it does not take");
         }
+        refuse(ctx, route, refusal, problems);
+        return false;
+    }
+
+    /**
+     * Answers 400 and returns false when the query string does not decode ({@link QueryString}):
+     * read leniently, such a parameter was dropped without a word, or the request failed with a 500.
+     */
+    static boolean decodes(Context ctx, ApiRoutes.Route route, BodyRefusal refusal) {
+        if (!(QueryString.decoded(ctx) instanceof QueryString.Invalid invalid)) {
+            return true;
+        }
+        refuse(ctx, route, refusal, List.of(invalid.problem() + (route.mutating() ? "; nothing was done" : "")));
+        return false;
+    }
+
+    private static void refuse(Context ctx, ApiRoutes.Route route, BodyRefusal refusal, List<String> problems) {
         if (route.mutating()) {
             // a body the refusal leaves unread would reach the client as a reset instead of this answer
             RequestBodies.drainOrClose(ctx);
         }
         refusal.invalid(ctx, "OMCP_INVALID_PARAMETERS", problems);
-        return false;
     }
 }

@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.audit;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditHistory;
@@ -57,7 +58,7 @@ public final class AuditRoutes implements HttpModule {
     }
 
     private void list(Context ctx) {
-        switch (AuditQueryParameters.parse(ctx.queryParamMap())) {
+        switch (AuditQueryParameters.parse(QueryString.parameters(ctx))) {
             case AuditQueryParameters.Invalid invalid -> JsonResponses.error(ctx, 400, "OMCP_INVALID_PARAMETERS", invalid.message());
             case AuditQueryParameters.Valid valid -> {
                 AuditQuery query = valid.query();

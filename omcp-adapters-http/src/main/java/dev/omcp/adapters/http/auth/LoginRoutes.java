@@ -92,6 +92,7 @@ public final class LoginRoutes {
     /** Registers the routes. */
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login")
+                .queryParameters()
                 .summary("Password login (basic mode): body {username, password}; sets the omcp_session cookie")
                 .response(200, "{ok: true, user: {sub, name, roles}} and the session cookie")
                 .response(400, "the body is not {username, password} (OMCP_INVALID_BODY, OMCP_BAD_REQUEST), or this mode has "
@@ -107,7 +108,7 @@ public final class LoginRoutes {
                 .response(503, "too many password verifications in progress; see Retry-After")
                 .handle(this::login);
         // Not CSRF-exempt: a page of another site must not be able to sign the user out.
-        routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().audit("auth", "logout")
+        routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().audit("auth", "logout").queryParameters()
                 .summary("Ends the session: revokes its sid and clears the cookies; needs the X-CSRF-Token header")
                 .response(204, "logged out (also when there was no session to end)")
                 .response(403, "the X-CSRF-Token header does not hold the session's token (OMCP_CSRF_MISMATCH); the session "
@@ -118,12 +119,12 @@ public final class LoginRoutes {
                 .response(507, "the session blocklist is full: the cookies are cleared, but the session could not be revoked "
                         + "(OMCP_BLOCKLIST_FULL); rotating the session secret voids every session at once")
                 .handle(this::logout);
-        routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete")
+        routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters()
                 .summary("The session blocklist: revoked sids and subjects still in force, and when every session was "
                         + "voided at once, if that is still in force")
                 .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy}], allSessionsRevokedAt: time or null}")
                 .handle(this::listRevocations);
-        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete")
+        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters()
                 .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason})")
                 .response(201, "the revocation")
                 .response(400, "the body is not JSON or has an unknown field (OMCP_INVALID_BODY), or names neither or both of "

@@ -5,6 +5,7 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyDeadlines;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.access.AccessDecision;
@@ -345,7 +346,7 @@ public final class ConnectorRoutes implements HttpModule {
     }
 
     private void remove(Context ctx) throws IOException {
-        List<String> values = ctx.queryParams(FORCE);
+        List<String> values = QueryString.values(ctx, FORCE);
         boolean force = values.equals(List.of("true"));
         if (!force && !values.isEmpty() && !values.equals(List.of("false"))) {
             // not read as false: an operator who meant to force should learn the value was not understood
@@ -409,7 +410,7 @@ public final class ConnectorRoutes implements HttpModule {
      * that the value was not understood, not that the downgrade was refused.
      */
     private static Optional<DowngradePolicy> downgradePolicy(Context ctx) throws IOException {
-        List<String> values = ctx.queryParams(ALLOW_DOWNGRADE);
+        List<String> values = QueryString.values(ctx, ALLOW_DOWNGRADE);
         if (values.isEmpty() || values.equals(List.of("false"))) {
             return Optional.of(DowngradePolicy.REFUSE);
         }

@@ -5,6 +5,7 @@ import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
 import dev.omcp.adapters.http.api.EntityTags;
 import dev.omcp.adapters.http.api.JsonpExchange;
+import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.adapters.http.settings.SettingsAnswers;
 import dev.omcp.adapters.http.tools.ToolAnswers;
@@ -159,14 +160,14 @@ public final class HealthRoutes implements HttpModule {
 
     private void sparklines(Context ctx) {
         // a parameter other than bucket was refused before this handler (ApiRoutes#queryParameters)
-        if (ctx.queryParams("bucket").size() > 1) {
+        int given = QueryString.values(ctx, "bucket").size();
+        if (given > 1) {
             // the first or the last would win silently; which one the caller meant is not ours to guess
-            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("bucket: given " + ctx.queryParams("bucket").size()
-                    + " times; give it once"));
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("bucket: given " + given + " times; give it once"));
             return;
         }
         Duration bucket = Duration.ofMinutes(1);
-        String requested = ctx.queryParam("bucket");
+        String requested = QueryString.first(ctx, "bucket").orElse(null);
         if (requested != null) {
             Optional<Duration> parsed = bucket(requested);
             if (parsed.isEmpty()) {
@@ -229,14 +230,14 @@ public final class HealthRoutes implements HttpModule {
                     + "' is not a service name (1-128 of A-Z a-z 0-9 _ . : / -)"));
             return;
         }
-        if (ctx.queryParamMap().containsKey("service")) {
+        if (QueryString.parameters(ctx).containsKey("service")) {
             // the path names the service; a second one in the query was dropped silently, so the caller
             // got the health of a service they may not have meant
             JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("service: the service is named by the path, "
                     + "/api/health/<service>; leave out the query parameter 'service'"));
             return;
         }
-        Map<String, List<String>> parameters = ctx.queryParamMap();
+        Map<String, List<String>> parameters = QueryString.parameters(ctx);
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
         ToolAnswers.answer(ctx, tools.invokeWithParameters(caller, GET_SERVICE_HEALTH, parameters,
                 Jsonp.object().add("service", service).build()));

@@ -6,6 +6,7 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.auth.AddressTableFullWarnings;
 import dev.omcp.adapters.http.auth.LoginRefusals;
 import dev.omcp.adapters.http.auth.SessionCookies;
@@ -130,7 +131,7 @@ public final class OidcRoutes {
     }
 
     private void login(Context ctx) throws IOException {
-        String returnTo = Optional.ofNullable(ctx.queryParam("returnTo")).filter(r -> RETURN_TO.matcher(r).matches()).orElse("/");
+        String returnTo = QueryString.first(ctx, "returnTo").filter(r -> RETURN_TO.matcher(r).matches()).orElse("/");
         String state = randomText(32);
         String nonce = randomText(32);
         String verifier = randomText(64);
@@ -170,7 +171,7 @@ public final class OidcRoutes {
             return;
         }
         JsonNode expected = saved.get();
-        String state = ctx.queryParam("state");
+        String state = QueryString.first(ctx, "state").orElse(null);
         if (state == null || !MessageDigest.isEqual(state.getBytes(StandardCharsets.UTF_8),
                 expected.path("state").asText().getBytes(StandardCharsets.UTF_8))) {
             JsonResponses.error(ctx, 400, "OMCP_OIDC_STATE_INVALID",
@@ -179,22 +180,22 @@ public final class OidcRoutes {
         }
         // RFC 9207: the response must come from the configured provider, before its error or code counts
         try {
-            client.checkResponseIssuer(ctx.queryParam("iss"));
+            client.checkResponseIssuer(QueryString.first(ctx, "iss").orElse(null));
         } catch (OidcException e) {
             failed(ctx, e);
             return;
         }
         // Only after the state matched (RFC 6749 4.1.2.1 returns it with an error too): anyone can
         // craft a callback URL with an error text of their choosing, but not with this browser's state.
-        String error = ctx.queryParam("error");
+        String error = QueryString.first(ctx, "error").orElse(null);
         if (error != null) {
-            ProviderDenial denial = ProviderDenial.of(error, ctx.queryParam("error_description"));
+            ProviderDenial denial = ProviderDenial.of(error, QueryString.first(ctx, "error_description").orElse(null));
             LOG.info("event=login outcome=denied mode=oidc error={} description=\"{}\" ip={}", denial.code(), denial.description(),
                     ApiCaller.clientIp(ctx));
             JsonResponses.error(ctx, 401, "OMCP_OIDC_DENIED", denial.message());
             return;
         }
-        String code = ctx.queryParam("code");
+        String code = QueryString.first(ctx, "code").orElse(null);
         if (code == null || code.isEmpty() || code.length() > 4096) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the identity provider returned no authorization code");
             return;

@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
+import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.adapters.http.tools.ToolAnswers;
 import dev.omcp.ports.identity.Principal;
@@ -136,15 +137,15 @@ public final class PostmortemRoutes implements HttpModule {
     private void list(Context ctx) {
         // a parameter other than these was refused before this handler (ApiRoutes#queryParameters)
         for (String name : LIST_PARAMETERS) {
-            if (ctx.queryParams(name).size() > 1) {
+            if (QueryString.values(ctx, name).size() > 1) {
                 // the first or the last would win silently; which one the caller meant is not ours to guess
-                JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of(name + ": given " + ctx.queryParams(name).size()
+                JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of(name + ": given " + QueryString.values(ctx, name).size()
                         + " times; give it once"));
                 return;
             }
         }
         int limit = DEFAULT_LIMIT;
-        String requested = ctx.queryParam("limit");
+        String requested = QueryString.first(ctx, "limit").orElse(null);
         if (requested != null) {
             if (!requested.matches("[0-9]{1,3}") || Integer.parseInt(requested) < 1 || Integer.parseInt(requested) > PostmortemStore.MAX_LIMIT) {
                 JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("limit: '" + JsonpExchange.printable(requested)
@@ -153,7 +154,7 @@ public final class PostmortemRoutes implements HttpModule {
             }
             limit = Integer.parseInt(requested);
         }
-        String before = ctx.queryParam("before");
+        String before = QueryString.first(ctx, "before").orElse(null);
         if (before != null && !StoredPostmortem.ID.matcher(before).matches()) {
             JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("before: '" + JsonpExchange.printable(before)
                     + "' is not a post-mortem id (1-64 of A-Z a-z 0-9 _ -); pass the nextBefore of the previous page"));

@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonpExchange;
+import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.InvokeTool;
@@ -86,7 +87,7 @@ public final class ToolRoutes implements HttpModule {
 
     private void fromParameters(Context ctx, String tool) {
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
-        ToolAnswers.answer(ctx, tools.invokeWithParameters(caller, tool, ctx.queryParamMap(), JsonValue.EMPTY_JSON_OBJECT));
+        ToolAnswers.answer(ctx, tools.invokeWithParameters(caller, tool, QueryString.parameters(ctx), JsonValue.EMPTY_JSON_OBJECT));
     }
 
     private void playground(Context ctx) throws IOException {
