@@ -2,9 +2,11 @@ package dev.omcp.adapters.http.api;
 
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.http.Context;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParser;
@@ -117,7 +119,37 @@ public final class JsonpExchange {
             refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body must be a JSON object");
             return Optional.empty();
         }
+        if (!wholeCharacters(object)) {
+            // JSON's escapes of UTF-16 units can spell half a character, which no UTF-8 text holds: kept, it was shown
+            // as "?", written to files as something else, and matched against nothing a client can send
+            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body has an unpaired surrogate: a \\u escape in the range "
+                    + "d800-dfff that is half a character; send whole characters (a pair, or the character itself)");
+            return Optional.empty();
+        }
         return Optional.of(object);
+    }
+
+    /** Whether every string and member name in {@code value} is whole UTF-16 text, without an unpaired surrogate. */
+    private static boolean wholeCharacters(JsonValue value) {
+        return switch (value) {
+            case JsonString text -> wholeCharacters(text.getString());
+            case JsonObject object -> object.entrySet().stream()
+                    .allMatch(member -> wholeCharacters(member.getKey()) && wholeCharacters(member.getValue()));
+            case JsonArray array -> array.stream().allMatch(JsonpExchange::wholeCharacters);
+            default -> true;
+        };
+    }
+
+    private static boolean wholeCharacters(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether nothing but white space follows the value the parser read. */

@@ -87,8 +87,12 @@ public final class RequestBodies {
         for (int i = 1; i < parts.length; i++) {
             String parameter = parts[i].trim();
             int eq = parameter.indexOf('=');
-            if (eq < 0 || !parameter.substring(0, eq).trim().equalsIgnoreCase("charset")) {
+            if (!(eq < 0 ? parameter : parameter.substring(0, eq)).trim().equalsIgnoreCase("charset")) {
                 continue;
+            }
+            if (eq < 0) {
+                // "charset" without a value names no charset: not UTF-8 as declared, so not read as if it were
+                return false;
             }
             String charset = parameter.substring(eq + 1).trim().replace("\"", "");
             if (!charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
