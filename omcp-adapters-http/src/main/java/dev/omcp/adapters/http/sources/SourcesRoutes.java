@@ -34,6 +34,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -346,13 +347,18 @@ public final class SourcesRoutes implements HttpModule {
         JsonpExchange.unknownFields(body, accepted)
                 .ifPresent(unknown -> problems.add(unknown + "; connector settings go under 'settings'"));
         Optional<String> name = string(body, "name");
-        if (name.isEmpty() && pathName.isPresent()) {
+        Optional<String> type = string(body, "type");
+        // given as another JSON type, a name was read as left out and the path's used: a field is a
+        // string or left out, never guessed at
+        List<String> wrongTypes = Stream.of("name", "type").filter(key -> body.containsKey(key) && string(body, key).isEmpty())
+                .map(key -> "'" + key + "' must be a string").toList();
+        problems.addAll(wrongTypes);
+        if (name.isEmpty() && !body.containsKey("name") && pathName.isPresent()) {
             name = pathName;
         }
-        Optional<String> type = string(body, "type");
-        if (name.isEmpty() || type.isEmpty()) {
+        if (wrongTypes.isEmpty() && (name.isEmpty() || type.isEmpty())) {
             problems.add("'name' and 'type' are required strings");
-        } else if (!SourceConfig.isValidName(name.get())) {
+        } else if (name.isPresent() && !SourceConfig.isValidName(name.get())) {
             // refused here, bounded, before the core could quote it in a message (a PUT's rename refusal)
             problems.add("name: '" + JsonpExchange.printable(name.get()) + "' is not a source name (" + SourceConfig.NAME_RULE + ")");
         }
