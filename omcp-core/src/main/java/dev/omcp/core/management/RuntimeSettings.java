@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class RuntimeSettings implements ManageSettings {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimeSettings.class);
     private static final List<String> CHANGEABLE = List.of(HEALTH_THRESHOLDS);
+    /** How many unknown keys a refusal names; the rest are counted, as for unknown signals. */
+    private static final int MAX_NAMED_UNKNOWN = 10;
     /** Where the sources file keeps the thresholds; error paths of the file start with it. */
     public static final String FILE_PATH = "health.thresholds";
 
@@ -114,6 +116,7 @@ public final class RuntimeSettings implements ManageSettings {
             errors.add("nothing to change: send an object with one or more of " + CHANGEABLE);
         }
         HealthThresholds thresholds = null;
+        int unknown = 0;
         for (Map.Entry<String, JsonValue> entry : requested.entrySet()) {
             String key = entry.getKey();
             if (key.equals(HEALTH_THRESHOLDS)) {
@@ -129,9 +132,13 @@ public final class RuntimeSettings implements ManageSettings {
                 errors.add(abbreviate(key) + ": fixed at start by the environment; it cannot change at run time");
             } else if (key.equals("changeable")) {
                 errors.add("changeable: send its members at the top level, for example {\"" + HEALTH_THRESHOLDS + "\": {...}}");
-            } else {
+            } else if (++unknown <= MAX_NAMED_UNKNOWN) {
                 errors.add(abbreviate(key) + ": unknown setting; what may change at run time is " + CHANGEABLE);
             }
+        }
+        if (unknown > MAX_NAMED_UNKNOWN) {
+            // a body may hold thousands of members: one error each made an answer larger than the body
+            errors.add("and " + (unknown - MAX_NAMED_UNKNOWN) + " more unknown settings; what may change at run time is " + CHANGEABLE);
         }
         if (!errors.isEmpty()) {
             return new SettingsChange.Invalid(errors);
