@@ -1,6 +1,7 @@
 package dev.omcp.core.schema;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -511,8 +512,17 @@ public final class JsonSchemaValidator {
     }
 
     /** A member name for a message path: whole up to {@value #MAX_QUOTED_NAME} characters, else its start and "...". */
+    /**
+     * A member name as a message may show it: at most {@link #MAX_QUOTED_NAME} characters, control,
+     * format and line-separator characters as {@code ?} (a bidi override would reorder the message
+     * where it is shown, an escape sequence drive a terminal).
+     */
     private static String quotedName(String name) {
-        return name.length() <= MAX_QUOTED_NAME ? name : name.substring(0, MAX_QUOTED_NAME) + "...";
+        boolean cut = name.length() > MAX_QUOTED_NAME;
+        String shown = cut ? name.substring(0, MAX_QUOTED_NAME) : name;
+        // every member's path is made, most of them never shown: plain names skip the pattern
+        boolean plain = shown.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
+        return (plain ? shown : BackendText.quoted(shown, MAX_QUOTED_NAME)) + (cut ? "..." : "");
     }
 
     /**

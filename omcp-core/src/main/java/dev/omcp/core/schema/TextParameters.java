@@ -1,6 +1,7 @@
 package dev.omcp.core.schema;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -51,7 +52,7 @@ public final class TextParameters {
         for (Map.Entry<String, List<String>> parameter : parameters.entrySet()) {
             String name = parameter.getKey();
             List<String> values = parameter.getValue();
-            String path = "arguments." + name;
+            String path = "arguments." + abbreviate(name, 64);
             if (values.isEmpty()) {
                 continue;
             }
@@ -135,6 +136,16 @@ public final class TextParameters {
     }
 
     private static String abbreviate(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+        return abbreviate(text, 40);
+    }
+
+    /**
+     * At most {@code maxChars} characters, control, format and line-separator characters as {@code ?}:
+     * names and values are the caller's, and a message shows them where an escape sequence or a bidi
+     * override would act.
+     */
+    private static String abbreviate(String text, int maxChars) {
+        boolean cut = text.length() > maxChars;
+        return BackendText.quoted(cut ? text.substring(0, maxChars) : text, maxChars) + (cut ? "..." : "");
     }
 }

@@ -2,6 +2,7 @@ package dev.omcp.core.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -224,6 +225,16 @@ class JsonSchemaValidatorTest {
         JsonObject s = schema("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}");
         assertThat(validator.validate(s, json("[" + "1,".repeat(19) + "1]"), "x")).hasSize(20).last()
                 .isEqualTo("x[19]: must be a string, got a number");
+    }
+
+    @Test
+    void aMemberNameWithControlOrBidiCharacters_isQuotedPrintable() {
+        // found by ManagementApiFuzzIT: GET /api/services?%E2%80%AEx=1 answered the override itself,
+        // reordering the rest of the message where it was shown
+        JsonObject s = schema("{\"type\":\"object\",\"properties\":{\"service\":{}},\"additionalProperties\":false}");
+        String name = "a" + (char) 0x1b + "[31m" + (char) 0x202e + "b" + (char) 0;
+        List<String> violations = validator.validate(s, Jsonp.object().add(name, 1).build(), "arguments");
+        assertThat(violations).containsExactly("arguments.a?[31m?b?: is not a known argument; allowed: [service]");
     }
 
     @Test

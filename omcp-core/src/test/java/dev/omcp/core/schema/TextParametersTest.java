@@ -62,6 +62,17 @@ class TextParametersTest {
     }
 
     @Test
+    void aValueOrNameWithControlOrBidiCharacters_isQuotedPrintable() {
+        // found by ManagementApiFuzzIT: GET /api/services?limit=a%01%1B%5B31m echoed the escape sequence
+        String hostile = "a" + (char) 1 + (char) 0x1b + "[31m" + (char) 0x202e;
+        TextParameters.Converted converted = TextParameters.convert(SCHEMA, params("limit", List.of(hostile),
+                "ports", List.of("80", hostile)));
+
+        assertThat(converted.errors()).containsExactly("arguments.limit: 'a??[31m?' is not an integer",
+                "arguments.ports[1]: 'a??[31m?' is not an integer");
+    }
+
+    @Test
     void tooManyParameters_areRefusedBeforeAnyIsConverted() {
         Map<String, List<String>> many = new HashMap<>();
         for (int i = 0; i <= TextParameters.MAX_PARAMETERS; i++) {
