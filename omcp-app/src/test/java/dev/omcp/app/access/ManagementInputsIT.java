@@ -243,4 +243,105 @@ class ManagementInputsIT {
                 .as("a post-mortem id is quoted as the answer quotes it: cut at 64 characters")
                 .allSatisfy(e -> assertThat(e.target()).hasSizeLessThanOrEqualTo(67));
     }
+
+    @Test
+    void aQueryStringThatDoesNotDecode_is400NamingIt_neverDroppedWhileTheChangeIsMade() throws IOException {
+        // found by ManagementApiFuzzIT: a parameter with an invalid escape was dropped without a word
+        // (PUT /api/settings?dryRun%ZZ=true made the change, GET /api/audit?actor=a%ZZ answered every entry)
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String thresholdsBefore = alice.get("/api/health/thresholds").body();
+        String[][] cases = {
+                // method, path, body
+                {"PUT", "/api/settings?dryRun%ZZ=true", "{\"healthThresholds\": {\"cpu\": {\"critical\": 0.99}}}"},
+                {"PUT", "/api/health/thresholds?validateOnly=%FF", "{\"cpu\": {\"critical\": 0.99}}"},
+                {"GET", "/api/audit?actor=a%ZZ", null},
+                {"GET", "/api/postmortems?limit=%C0%AF", null},
+                {"GET", "/api/services?filter=a%", null},
+        };
+        List<String> problems = new ArrayList<>();
+        for (String[] c : cases) {
+            RawExchange.Answer reply = RawExchange.send(gateway.port(), c[0], c[1], session(alice, c[2] != null),
+                    c[2] == null ? null : c[2].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (reply.status() != 400 || !reply.body().contains("\"OMCP_INVALID_PARAMETERS\"")
+                    || !reply.body().contains("is not valid percent-encoded UTF-8")) {
+                problems.add(c[0] + " " + c[1] + " -> " + reply.status() + " " + reply.body());
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(alice.get("/api/health/thresholds").body()).as("nothing changed").isEqualTo(thresholdsBefore);
+        assertThat(alice.get("/api/audit?actor=alice&limit=1").status()).as("a valid escape still reads").isEqualTo(200);
+        assertThat(alice.get("/api/audit?actor=al%69ce&limit=1").status()).isEqualTo(200);
+    }
+
+    @Test
+    void theSessionRoutes_refuseAQueryParameterTheyDoNotTake_likeEveryOtherRoute() throws IOException {
+        // found by ManagementApiFuzzIT: POST /api/auth/revocations?dryRun=true revoked the subject
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        Browser.Reply revoke = alice.post("/api/auth/revocations?dryRun=true", "{\"sub\": \"victor\"}");
+        assertThat(revoke.status()).as(revoke.body()).isEqualTo(400);
+        assertThat(revoke.json().path("error").asText()).contains("'dryRun' is not a query parameter of POST /api/auth/revocations");
+        assertThat(alice.get("/api/auth/revocations?sub=victor").status()).isEqualTo(400);
+        assertThat(alice.get("/api/auth/revocations").json().path("revocations")).as("nothing revoked").isEmpty();
+        Browser.Reply login = gateway.browser().post("/api/auth/login?remember=true", "{\"username\": \"alice\", \"password\": \""
+                + TestGateway.PASSWORD + "\"}");
+        assertThat(login.status()).isEqualTo(400);
+        assertThat(login.setCookies()).as("no session").noneMatch(c -> c.startsWith("omcp_session="));
+    }
+
+    @Test
+    void aCharsetParameterWithoutAValue_is415_notA500_andNotReadAsUtf8() throws IOException {
+        // found by ManagementApiFuzzIT: "application/json; charset" failed with a 500 inside Javalin's
+        // query parsing on every route that takes parameters, and was read as UTF-8 on the others
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String[][] cases = {
+                {"POST", "/api/sources", "{\"name\": \"edge\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}"},
+                {"PUT", "/api/health/thresholds", "{\"cpu\": {\"critical\": 0.99}}"},
+                {"POST", "/api/auth/revocations", "{\"sub\": \"victor\"}"},
+                {"POST", "/api/postmortems", "{\"service\": \"checkout\"}"},
+        };
+        List<String> problems = new ArrayList<>();
+        for (String[] c : cases) {
+            Map<String, String> headers = session(alice, true);
+            headers.put("Content-Type", "application/json; charset");
+            RawExchange.Answer reply = RawExchange.send(gateway.port(), c[0], c[1], headers,
+                    c[2].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (reply.status() != 415 || !reply.body().contains("OMCP_UNSUPPORTED_MEDIA_TYPE")) {
+                problems.add(c[0] + " " + c[1] + " -> " + reply.status() + " " + reply.body());
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(alice.get("/api/auth/revocations").json().path("revocations")).as("nothing revoked").isEmpty();
+        assertThat(alice.get("/api/sources").body()).doesNotContain("edge");
+    }
+
+    @Test
+    void aNameOrTypeOfTheWrongJsonType_inAPut_isRefusedNamingIt_notReadAsLeftOut() throws IOException {
+        // found by ManagementApiFuzzIT: {"name": 0} in a PUT was read as no name, and the path's used
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String before = alice.get("/api/sources").body();
+        for (String body : List.of("{\"name\": 0, \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:2\"}",
+                "{\"name\": [\"shared-prometheus\"], \"type\": \"prometheus\"}",
+                "{\"name\": \"shared-prometheus\", \"type\": {\"name\": \"prometheus\"}}")) {
+            Browser.Reply reply = alice.send("PUT", "/api/sources/shared-prometheus", body);
+            assertThat(reply.status()).as(body + " -> " + reply.body()).isEqualTo(400);
+            assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_SOURCE_INVALID");
+            assertThat(reply.json().path("errors").toString()).containsAnyOf("'name' must be a string", "'type' must be a string");
+        }
+        assertThat(alice.get("/api/sources").body()).as("nothing changed").isEqualTo(before);
+    }
+
+    /** The session cookie and CSRF token of {@code browser} as raw headers, with a JSON content type when {@code json}. */
+    private static Map<String, String> session(Browser browser, boolean json) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        headers.put("Cookie", String.join("; ", browser.cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        headers.put("X-CSRF-Token", browser.csrfToken());
+        if (json) {
+            headers.put("Content-Type", "application/json");
+        }
+        return headers;
+    }
 }
