@@ -27,6 +27,16 @@ final class ContainerErrors extends ErrorHandler {
         setShowOrigin(false);
     }
 
+    /**
+     * Every method: Jetty's handler writes a page only for GET, POST and HEAD, so a PUT or DELETE it
+     * refused (a path escaping bytes that are not UTF-8, a control character in a header) got a bare
+     * 400 without a body or the security headers.
+     */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     @Override
     protected void generateResponse(Request request, Response response, int status, String message, Throwable cause,
             Callback callback) throws IOException {
