@@ -9,6 +9,7 @@ import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.text.LogField;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
@@ -30,6 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BundleInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(BundleInstaller.class);
+    /** Characters of a refusal a log line keeps: every violation of a bundle that breaks a few rules. */
+    private static final int MAX_LOGGED_REASON = 1_000;
 
     private final PluginStore store;
     private final Set<String> builtinNames;
@@ -121,7 +124,7 @@ public final class BundleInstaller {
             earlierBack = staged.rollBack();
         } catch (UncheckedIOException e) {
             LOG.error("event=plugin-rollback-failed plugin={} version={} reason=\"{}\"", manifest.name(), manifest.version(),
-                    e.getMessage());
+                    LogField.of(e.getMessage()));
             // not an install: the new version sits in the directory unloaded, and a 201 would read as success to a script
             return refused(InstallOutcome.Kind.STORAGE_FAILED, what + ", and taking it back failed (" + e.getMessage()
                     + "): the new version stays in the plugins directory, not loaded. Fix the directory (space, permissions), "
@@ -136,7 +139,8 @@ public final class BundleInstaller {
     }
 
     private static InstallOutcome refused(InstallOutcome.Kind kind, String reason) {
-        LOG.warn("event=plugin-install-refused kind={} reason=\"{}\"", kind, reason);
+        // the reason quotes the bundle's own text (entry names, package.json values, schema violations), many of them
+        LOG.warn("event=plugin-install-refused kind={} reason=\"{}\"", kind, LogField.of(reason, MAX_LOGGED_REASON));
         return new InstallOutcome.Refused(kind, reason);
     }
 }

@@ -15,6 +15,7 @@ import dev.omcp.ports.plugins.PluginScan;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.manifest.HookEntry;
+import dev.omcp.sdk.text.LogField;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -36,6 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PluginCatalog implements ConnectorCatalog {
     private static final Logger LOG = LoggerFactory.getLogger(PluginCatalog.class);
+    /** Characters of a reason a log line keeps: every check a plugin failed; GET /api/connectors shows it whole. */
+    private static final int MAX_LOGGED_REASON = 1_000;
 
     private final List<ConnectorType> builtins;
     private final PluginStore store;
@@ -115,7 +118,8 @@ public final class PluginCatalog implements ConnectorCatalog {
         try {
             Plan plan = plan(store.scan(pins));
             if (!plan.refusals().isEmpty()) {
-                plan.refusals().forEach(reason -> LOG.error("event=plugin-rescan-refused reason=\"{}\"", reason));
+                plan.refusals().forEach(reason -> LOG.error("event=plugin-rescan-refused reason=\"{}\"",
+                        LogField.of(reason, MAX_LOGGED_REASON)));
                 return new Rescan.Refused(plan.refusals());
             }
             apply(plan, snapshot.loaded());
@@ -196,16 +200,17 @@ public final class PluginCatalog implements ConnectorCatalog {
             PluginCandidate candidate = entry.getKey();
             if (!(entry.getValue() instanceof Admission.Load)) {
                 String reason = entry.getValue() instanceof Admission.Skip skip ? skip.reason() : ((Admission.RefuseStart) entry.getValue()).reason();
-                LOG.warn("event=plugin-skipped plugin={} location={} origin={} reason=\"{}\"",
-                        candidate.name(), candidate.location(), origin(candidate), reason);
+                LOG.warn("event=plugin-skipped plugin=\"{}\" location=\"{}\" origin={} reason=\"{}\"",
+                        LogField.of(candidate.name()), LogField.of(candidate.location()), origin(candidate),
+                        LogField.of(reason, MAX_LOGGED_REASON));
                 statuses.add(status(candidate, ConnectorStatus.State.SKIPPED, reason, List.of()));
                 continue;
             }
             String owner = owners.get(candidate.name());
             if (owner != null) {
                 String reason = "shadowed by " + owner + " of the same name (precedence: builtin, filesystem, pinned)";
-                LOG.warn("event=plugin-shadowed plugin={} location={} origin={} reason=\"{}\"",
-                        candidate.name(), candidate.location(), origin(candidate), reason);
+                LOG.warn("event=plugin-shadowed plugin={} location=\"{}\" origin={} reason=\"{}\"",
+                        candidate.name(), LogField.of(candidate.location()), origin(candidate), LogField.of(reason));
                 statuses.add(status(candidate, ConnectorStatus.State.SHADOWED, reason, List.of()));
                 continue;
             }
@@ -214,8 +219,10 @@ public final class PluginCatalog implements ConnectorCatalog {
                 try {
                     plugin = store.load(candidate);
                 } catch (PluginLoadException e) {
-                    LOG.warn("event=plugin-skipped plugin={} location={} origin={} reason=\"{}\"",
-                            candidate.name(), candidate.location(), origin(candidate), e.getMessage());
+                    // the message may quote the plugin's own exception: its author's text, of any length
+                    LOG.warn("event=plugin-skipped plugin={} location=\"{}\" origin={} reason=\"{}\"",
+                            candidate.name(), LogField.of(candidate.location()), origin(candidate),
+                            LogField.of(e.getMessage(), MAX_LOGGED_REASON));
                     statuses.add(status(candidate, ConnectorStatus.State.SKIPPED, e.getMessage(), List.of()));
                     continue;
                 }
@@ -227,8 +234,9 @@ public final class PluginCatalog implements ConnectorCatalog {
             owners.put(candidate.name(), (candidate.origin() == ConnectorType.Origin.FILESYSTEM ? "the filesystem plugin in '" : "the pinned plugin in '")
                     + candidate.location() + "'");
             statuses.add(status(candidate, ConnectorStatus.State.LOADED, "", hookStatuses(plugin)));
-            LOG.info("event=plugin-loaded plugin={} version={} location={} origin={} hooks={}",
-                    candidate.name(), candidate.manifest().orElseThrow().version(), candidate.location(), origin(candidate), plugin.hooks().size());
+            LOG.info("event=plugin-loaded plugin={} version={} location=\"{}\" origin={} hooks={}", candidate.name(),
+                    candidate.manifest().orElseThrow().version(), LogField.of(candidate.location()), origin(candidate),
+                    plugin.hooks().size());
         }
         registerHooks(loaded);
         snapshot = new Snapshot(java.util.Collections.unmodifiableSortedMap(types), List.copyOf(statuses), Map.copyOf(loaded));
@@ -257,8 +265,9 @@ public final class PluginCatalog implements ConnectorCatalog {
     /** Skipped hooks: a module that is no usable hook, or one a later hook of the same kind in the manifest replaced. */
     private static void warnSkippedHooks(LoadedPlugin plugin) {
         for (LoadedPlugin.SkippedHook skipped : plugin.skippedHooks()) {
-            LOG.warn("event=hook-skipped plugin={} kind={} module=\"{}\" reason=\"{}\"",
-                    plugin.candidate().name(), skipped.entry().kind().wireName(), skipped.entry().module(), skipped.reason());
+            // the module is the manifest's text (up to 512 characters, any of them), and the reason quotes it
+            LOG.warn("event=hook-skipped plugin={} kind={} module=\"{}\" reason=\"{}\"", plugin.candidate().name(),
+                    skipped.entry().kind().wireName(), LogField.of(skipped.entry().module()), LogField.of(skipped.reason()));
         }
     }
 

@@ -9,6 +9,7 @@ import dev.omcp.ports.plugins.RemoveOutcome;
 import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.text.BackendText;
+import dev.omcp.sdk.text.LogField;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
@@ -35,6 +36,8 @@ public final class PluginRemoval {
     private static final Logger LOG = LoggerFactory.getLogger(PluginRemoval.class);
     /** A name echoed in a message is cut here: it comes from a URL path, and a message should stay one line. */
     private static final int SHOWN_NAME = 64;
+    /** Characters of a refusal a log line keeps: the longest says what to do and that nothing changed. */
+    private static final int MAX_LOGGED_REASON = 1_000;
 
     private final PluginStore store;
     private final Set<String> builtinNames;
@@ -143,7 +146,7 @@ public final class PluginRemoval {
         try {
             deleted = store.remove(name);
         } catch (UncheckedIOException e) {
-            LOG.error("event=plugin-remove-failed plugin={} version={} reason=\"{}\"", name, version, e.getMessage(), e);
+            LOG.error("event=plugin-remove-failed plugin={} version={} reason=\"{}\"", name, version, LogField.of(e.getMessage()), e);
             return new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage() + "; nothing was removed");
         }
         Unloaded unloaded = checks.afterRemoval(type);
@@ -180,7 +183,7 @@ public final class PluginRemoval {
     }
 
     private static RemoveOutcome refused(RemoveOutcome.Refused refused) {
-        LOG.warn("event=plugin-remove-refused kind={} reason=\"{}\"", refused.kind(), refused.reason());
+        LOG.warn("event=plugin-remove-refused kind={} reason=\"{}\"", refused.kind(), LogField.of(refused.reason(), MAX_LOGGED_REASON));
         return refused;
     }
 }

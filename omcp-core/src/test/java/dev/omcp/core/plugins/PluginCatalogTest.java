@@ -213,4 +213,26 @@ class PluginCatalogTest {
         assertThat(((PluginCatalog.Rescan.Refused) rescan).reasons()).anyMatch(r -> r.contains("'zipkin' is unverifiable"));
         assertThat(catalog.find("tempo")).isPresent();
     }
+
+    @Test
+    void logLines_quoteAPluginsOwnTextEscapedAndCut_soNoManifestDirectoryOrExceptionMessageForgesALineOrAField() {
+        // a signed manifest's hook module, a directory name and a plugin's exception message are the plugin author's text
+        String forging = "\n event=forged outcome=\"ok\u202e\u0007";
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.withHooks("audit",
+                Candidates.hook(HookKind.TOOL_PRE_INVOKE, "com/acme/Pre.class" + forging + "m".repeat(480))),
+                Candidates.verified("tempo" + forging, "tempo", ConnectorType.Origin.FILESYSTEM, Candidates.manifest("tempo")),
+                Candidates.tamperedJar("zipkin" + forging));
+        store.skippedHookModules.put("audit", List.of("com/acme/Pre.class" + forging + "m".repeat(480)));
+        store.loadFailures.put("tempo" + forging, "the factory failed: " + forging + "x".repeat(100_000));
+
+        start(store, VerificationPolicy.defaults(), List.of());
+
+        List<String> lines = log.messages(Level.WARN);
+        assertThat(lines).hasSize(3).allSatisfy(line -> {
+            assertThat(line).doesNotContain("\n", "\u202e", "\u0007", "outcome=\"ok").hasSizeLessThan(2_500);
+            assertThat(line).contains("\\u000a event=forged outcome=\\\"ok\\u202e\\u0007");
+        });
+        assertThat(lines).anyMatch(line -> line.startsWith("event=hook-skipped ") && line.contains("...(")).anyMatch(
+                line -> line.startsWith("event=plugin-skipped ") && line.contains("(100") && line.contains(" chars)\""));
+    }
 }

@@ -12,6 +12,7 @@ import dev.omcp.ports.plugins.PluginScan;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.ports.plugins.TrustRoot;
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -36,6 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class FilesystemPluginStore implements PluginStore {
     private static final Logger LOG = LoggerFactory.getLogger(FilesystemPluginStore.class);
+    /** Characters of the trusted keys' description a log line keeps: a few dozen keys. */
+    private static final int MAX_LOGGED_KEYS = 2_000;
     private static final Pattern VERSION_SUFFIX = Pattern.compile("-[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?$");
 
     private final Path directory;
@@ -96,9 +99,9 @@ public final class FilesystemPluginStore implements PluginStore {
         this.check = new PluginDirectoryCheck(new ManifestSchema());
         this.gateway = FilesystemPluginStore.class.getClassLoader();
         if (trust.state().state() == TrustRoot.State.INVALID) {
-            LOG.warn("event=trust-root-unusable reason=\"{}\"", trust.state().detail());
+            LOG.warn("event=trust-root-unusable reason=\"{}\"", LogField.of(trust.state().detail()));
         } else if (trust.state().isLoaded()) {
-            LOG.info("event=trust-root-loaded keys=\"{}\"", trust.state().detail());
+            LOG.info("event=trust-root-loaded keys=\"{}\"", LogField.of(trust.state().detail(), MAX_LOGGED_KEYS));
         }
     }
 
@@ -129,12 +132,15 @@ public final class FilesystemPluginStore implements PluginStore {
                 Optional<PluginDirectoryCheck.Checked> checked = check.checkInside(directory, child, name, ConnectorType.Origin.FILESYSTEM,
                         Optional.empty(), trust, manifestTrust);
                 if (checked.isEmpty()) {
-                    LOG.debug("event=plugin-dir-ignored location={} reason=\"no package.json with a connector marker\"", name);
+                    // any name a directory may have, a line break too
+                    LOG.debug("event=plugin-dir-ignored location=\"{}\" reason=\"no package.json with a connector marker\"",
+                            LogField.of(name));
                     continue;
                 }
                 PluginCandidate candidate = checked.get().candidate();
                 if (VERSION_SUFFIX.matcher(name).find() && name.startsWith(candidate.name() + "-")) {
-                    LOG.info("event=plugin-dir-ignored location={} reason=\"a versioned directory loads only when the sources file pins it\"", name);
+                    LOG.info("event=plugin-dir-ignored location=\"{}\" reason=\"a versioned directory loads only when the sources file "
+                            + "pins it\"", LogField.of(name));
                     continue;
                 }
                 candidates.add(candidate);
@@ -298,7 +304,7 @@ public final class FilesystemPluginStore implements PluginStore {
         } catch (PluginDirectoryBusyException e) {
             // what looks interrupted is another process's install in progress: settling it would break that install
             LOG.warn("event=plugin-recovery-skipped reason=\"{}\" effect=\"leftovers of interrupted installs are settled at the next start\"",
-                    e.getMessage());
+                    LogField.of(e.getMessage()));
             return;
         } catch (PluginDirectoryWriteException e) {
             // a read-only plugins directory: nothing can be installed into it either, so nothing can be in progress

@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.plugins;
 
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -39,6 +40,8 @@ import org.slf4j.LoggerFactory;
  */
 final class InterruptedInstalls {
     private static final Logger LOG = LoggerFactory.getLogger(InterruptedInstalls.class);
+    /** Characters of a list of leftover paths a log line keeps. */
+    private static final int MAX_LOGGED_PATHS = 1_000;
     /** What {@link FilesystemStagedBundle#commit()} names the install it moves aside. */
     static final Pattern REPLACED = Pattern.compile("\\.replaced-(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})");
     /** What {@link FilesystemPluginStore#stage(byte[])} unpacks a bundle into. */
@@ -91,8 +94,9 @@ final class InterruptedInstalls {
                 continue;
             }
             if (attributes.get().isSymbolicLink() || !attributes.get().isDirectory()) {
-                LOG.warn("event=plugin-leftover-refused location={} reason=\"{}; an install never leaves one: it is left alone, remove "
-                        + "it by hand\"", child, attributes.get().isSymbolicLink() ? "a symbolic link, which is not followed" : "not a directory");
+                LOG.warn("event=plugin-leftover-refused location=\"{}\" reason=\"{}; an install never leaves one: it is left alone, "
+                        + "remove it by hand\"", LogField.of(child),
+                        attributes.get().isSymbolicLink() ? "a symbolic link, which is not followed" : "not a directory");
                 continue;
             }
             if (fileName.startsWith(STAGING_PREFIX)) {
@@ -107,7 +111,8 @@ final class InterruptedInstalls {
                 replacedByName.computeIfAbsent(replaced.group(1), name -> new ArrayList<>())
                         .add(new Leftover(child, attributes.get().lastModifiedTime()));
             } else {
-                LOG.warn("event=plugin-leftover-refused location={} reason=\"'{}' is not a plugin name; left alone\"", child, replaced.group(1));
+                LOG.warn("event=plugin-leftover-refused location=\"{}\" reason=\"'{}' is not a plugin name; left alone\"",
+                        LogField.of(child), LogField.of(replaced.group(1)));
             }
         }
         replacedByName.forEach(this::settle);
@@ -118,8 +123,8 @@ final class InterruptedInstalls {
         Path install = directory.resolve(name);
         Optional<BasicFileAttributes> installed = Files.exists(install, LinkOption.NOFOLLOW_LINKS) ? attributes(install) : Optional.empty();
         if (installed.isPresent() && installed.get().isSymbolicLink()) {
-            LOG.warn("event=plugin-leftover-kept plugin={} location={} reason=\"the install is a symbolic link, which is not followed; "
-                    + "the earlier installs kept aside are left for the operator\"", name, install);
+            LOG.warn("event=plugin-leftover-kept plugin={} location=\"{}\" reason=\"the install is a symbolic link, which is not followed; "
+                    + "the earlier installs kept aside are left for the operator\"", name, LogField.of(install));
             return;
         }
         Optional<String> installIncomplete = installed.isPresent() ? incomplete(install, name) : Optional.of("the plugin is not installed");
@@ -137,9 +142,11 @@ final class InterruptedInstalls {
                 .toList();
         Optional<Leftover> restorable = newestFirst.stream().filter(l -> incomplete(l.path(), name).isEmpty()).findFirst();
         if (restorable.isEmpty()) {
-            LOG.warn("event=plugin-leftover-kept plugin={} locations={} reason=\"{} and no earlier install kept aside is complete; they are"
-                    + " left for the operator\"", name, leftovers.stream().map(Leftover::path).toList(),
-                    installed.isPresent() ? "the install is incomplete (" + installIncomplete.get() + ")" : "the plugin is not installed");
+            String why = installed.isPresent() ? "the install is incomplete (" + installIncomplete.get() + ")"
+                    : "the plugin is not installed";
+            LOG.warn("event=plugin-leftover-kept plugin={} locations=\"{}\" reason=\"{} and no earlier install kept aside is complete; "
+                    + "they are left for the operator\"", name,
+                    LogField.of(leftovers.stream().map(Leftover::path).toList(), MAX_LOGGED_PATHS), LogField.of(why));
             return;
         }
         if (installed.isPresent()) {
@@ -147,15 +154,17 @@ final class InterruptedInstalls {
             if (!move(install, incomplete, name)) {
                 return;
             }
-            LOG.warn("event=plugin-install-incomplete plugin={} location={} kept={} reason=\"its package.json, manifest or entry JAR is "
-                    + "missing, invalid or does not match ({}); it is kept hidden for the operator\"", name, install, incomplete,
-                    installIncomplete.get());
+            LOG.warn("event=plugin-install-incomplete plugin={} location=\"{}\" kept=\"{}\" reason=\"its package.json, manifest or "
+                    + "entry JAR "
+                    + "is missing, invalid or does not match ({}); it is kept hidden for the operator\"", name, LogField.of(install),
+                    LogField.of(incomplete), LogField.of(installIncomplete.get()));
         }
         if (!move(restorable.get().path(), install, name)) {
             return;
         }
-        LOG.warn("event=plugin-install-restored plugin={} location={} from={} reason=\"an upgrade was interrupted after it moved the "
-                + "install aside; the install it replaced is back in place\"", name, install, restorable.get().path().getFileName());
+        LOG.warn("event=plugin-install-restored plugin={} location=\"{}\" from=\"{}\" reason=\"an upgrade was interrupted after it moved "
+                + "the install aside; the install it replaced is back in place\"", name, LogField.of(install),
+                LogField.of(restorable.get().path().getFileName()));
         for (Leftover leftover : newestFirst) {
             if (leftover != restorable.get()) {
                 delete(leftover.path(), "an install of '" + name + "' older than the one put back");
@@ -192,7 +201,8 @@ final class InterruptedInstalls {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, ".*")) {
             stream.forEach(children::add);
         } catch (IOException e) {
-            LOG.error("event=plugin-leftovers-unreadable location={} reason=\"{}\" effect=\"interrupted installs are not settled\"", directory, e);
+            LOG.error("event=plugin-leftovers-unreadable location=\"{}\" reason=\"{}\" effect=\"interrupted installs are not settled\"",
+                    LogField.of(directory), LogField.of(e.toString()), e);
             return List.of();
         }
         children.sort(Comparator.comparing(p -> p.getFileName().toString()));
@@ -205,7 +215,7 @@ final class InterruptedInstalls {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            LOG.warn("event=plugin-leftover-unreadable location={} reason=\"{}\"", path, e.toString());
+            LOG.warn("event=plugin-leftover-unreadable location=\"{}\" reason=\"{}\"", LogField.of(path), LogField.of(e.toString()));
             return Optional.empty();
         }
     }
@@ -213,10 +223,10 @@ final class InterruptedInstalls {
     private void delete(Path leftover, String what) {
         try {
             deletion.delete(leftover);
-            LOG.info("event=plugin-leftover-deleted location={} reason=\"{}\"", leftover, what);
+            LOG.info("event=plugin-leftover-deleted location=\"{}\" reason=\"{}\"", LogField.of(leftover), LogField.of(what));
         } catch (IOException e) {
-            LOG.warn("event=plugin-leftover-delete-failed location={} reason=\"{}: {}\" effect=\"it stays hidden from scans; remove it "
-                    + "by hand\"", leftover, what, e.toString());
+            LOG.warn("event=plugin-leftover-delete-failed location=\"{}\" reason=\"{}: {}\" effect=\"it stays hidden from scans; remove it "
+                    + "by hand\"", LogField.of(leftover), LogField.of(what), LogField.of(e.toString()));
         }
     }
 
@@ -225,8 +235,9 @@ final class InterruptedInstalls {
             FilesystemStagedBundle.move(from, to);
             return true;
         } catch (IOException e) {
-            LOG.error("event=plugin-install-restore-failed plugin={} from={} to={} reason=\"{}\" effect=\"the plugin stays as it is; "
-                    + "rename {} to {} by hand\"", name, from, to, e.toString(), from.getFileName(), to.getFileName());
+            LOG.error("event=plugin-install-restore-failed plugin={} from=\"{}\" to=\"{}\" reason=\"{}\" effect=\"the plugin stays as "
+                    + "it is; rename {} to {} by hand\"", name, LogField.of(from), LogField.of(to), LogField.of(e.toString()),
+                    LogField.of(from.getFileName()), LogField.of(to.getFileName()));
             return false;
         }
     }

@@ -5,6 +5,7 @@ import dev.omcp.ports.plugins.CheckResult;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.text.LogField;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -228,7 +229,7 @@ final class PluginDirectoryCheck {
         if (problem.isPresent() && problem.get().startsWith(TrustRootKeys.REVOKED)) {
             // the plugin is still skipped or refused as any that does not verify; this line is what to search for
             if (revokedKeyLog.firstTime(root, location, manifestBytes, signatureBytes, problem.get())) {
-                LOG.error("event=plugin-key-revoked location={} reason=\"{}\"", root, problem.get());
+                LOG.error("event=plugin-key-revoked location=\"{}\" reason=\"{}\"", LogField.of(root), LogField.of(problem.get()));
             }
         } else {
             revokedKeyLog.forget(root);

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.plugins;
 
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -99,8 +100,8 @@ final class PluginRemover {
                 deletion.delete(path);
             } catch (IOException e) {
                 all = false;
-                LOG.warn("event=plugin-remove-leftover location={} reason=\"{}\" effect=\"it stays hidden from scans; the next start "
-                        + "deletes it\"", path, e.toString());
+                LOG.warn("event=plugin-remove-leftover location=\"{}\" reason=\"{}\" effect=\"it stays hidden from scans; the next start "
+                        + "deletes it\"", LogField.of(path), LogField.of(e.toString()));
             }
         }
         return all;

@@ -79,8 +79,25 @@ class InterruptedInstallsIT {
         assertThat(entries()).containsExactly("echo");
         assertThat(installedVersion("echo")).isEqualTo("2.0.0");
         assertThat(logged(Level.INFO)).containsExactlyInAnyOrder(
-                "event=plugin-leftover-deleted location=" + staging + " reason=\"an install that was never committed\"",
-                "event=plugin-leftover-deleted location=" + leftover + " reason=\"an earlier install of 'echo', replaced by the one in place\"");
+                "event=plugin-leftover-deleted location=\"" + staging + "\" reason=\"an install that was never committed\"",
+                "event=plugin-leftover-deleted location=\"" + leftover
+                        + "\" reason=\"an earlier install of 'echo', replaced by the one in place\"");
+    }
+
+    @Test
+    void leftoverNamesAreLoggedEscaped_soAFileNameInThePluginsDirectoryCannotForgeALineOrAField() throws Exception {
+        // a file name may hold a line break or a quote: whoever can write the directory chooses it
+        Path staging = Files.createDirectory(plugins.resolve(".staging-1\n event=plugin-installed plugin=evil"));
+        Files.createDirectory(plugins.resolve(".replaced-a\" by=\"admin-" + UUID.randomUUID()));
+
+        store.recoverInterruptedInstalls();
+
+        assertThat(staging).doesNotExist();
+        assertThat(log.events()).hasSize(2).allSatisfy(event -> assertThat(event.getFormattedMessage())
+                .doesNotContain("\n", "by=\"admin").startsWith("event=plugin-leftover-"));
+        assertThat(logged(Level.INFO)).singleElement().asString()
+                .startsWith("event=plugin-leftover-deleted location=\"" + plugins
+                        + "/.staging-1\\u000a event=plugin-installed plugin=evil\"");
     }
 
     @Test
@@ -94,8 +111,8 @@ class InterruptedInstallsIT {
         assertThat(entries()).containsExactly("echo");
         assertThat(installedVersion("echo")).isEqualTo("1.0.0");
         assertThat(store.scan(List.of()).candidates()).singleElement().satisfies(c -> assertThat(c.fullyVerified()).isTrue());
-        assertThat(logged(Level.WARN)).singleElement().asString().startsWith("event=plugin-install-restored plugin=echo location="
-                + plugins.resolve("echo") + " from=" + leftover.getFileName());
+        assertThat(logged(Level.WARN)).singleElement().asString().startsWith("event=plugin-install-restored plugin=echo location=\""
+                + plugins.resolve("echo") + "\" from=\"" + leftover.getFileName() + "\"");
     }
 
     @Test
@@ -110,7 +127,7 @@ class InterruptedInstallsIT {
 
         assertThat(entries()).containsExactly("echo");
         assertThat(installedVersion("echo")).isEqualTo("1.1.0");
-        assertThat(logged(Level.WARN)).singleElement().asString().contains("from=" + newer.getFileName());
+        assertThat(logged(Level.WARN)).singleElement().asString().contains("from=\"" + newer.getFileName() + "\"");
         assertThat(logged(Level.INFO)).hasSize(2).anySatisfy(line -> assertThat(line).contains(oldest.toString()))
                 .anySatisfy(line -> assertThat(line).contains(newestButTorn.toString()))
                 .allSatisfy(line -> assertThat(line).contains("older than the one put back"));
@@ -140,7 +157,8 @@ class InterruptedInstallsIT {
         store.recoverInterruptedInstalls();
 
         assertThat(entries()).containsExactly(torn.getFileName().toString());
-        assertThat(logged(Level.WARN)).singleElement().asString().startsWith("event=plugin-leftover-kept plugin=echo locations=[" + torn + "]")
+        assertThat(logged(Level.WARN)).singleElement().asString()
+                .startsWith("event=plugin-leftover-kept plugin=echo locations=\"[" + torn + "]\"")
                 .contains("the plugin is not installed");
     }
 
@@ -159,10 +177,11 @@ class InterruptedInstallsIT {
         assertThat(Files.isSymbolicLink(linkedInstall)).isTrue();
         assertThat(outside.resolve("echo-connector.jar")).exists();
         assertThat(logged(Level.WARN)).hasSize(3)
-                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-leftover-refused location=" + linkedLeftover)
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-leftover-refused location=\"" + linkedLeftover + "\"")
                         .contains("a symbolic link, which is not followed"))
-                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-leftover-refused location=" + linkedStaging))
-                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-leftover-kept plugin=zeta location=" + linkedInstall));
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-leftover-refused location=\"" + linkedStaging + "\""))
+                .anySatisfy(line -> assertThat(line)
+                        .startsWith("event=plugin-leftover-kept plugin=zeta location=\"" + linkedInstall + "\""));
     }
 
     @Test
@@ -191,7 +210,8 @@ class InterruptedInstallsIT {
             assertThat(installedVersion("echo")).isEqualTo("2.0.0");
             assertThat(installedVersion("zeta")).as("the next leftover is still settled").isEqualTo("1.0.0");
             assertThat(logged(Level.WARN)).anySatisfy(line -> assertThat(line)
-                    .startsWith("event=plugin-leftover-delete-failed location=" + stuck + " reason=\"an earlier install of 'echo', replaced"
+                    .startsWith("event=plugin-leftover-delete-failed location=\"" + stuck
+                            + "\" reason=\"an earlier install of 'echo', replaced"
                             + " by the one in place: java.nio.file.AccessDeniedException: " + readOnly.resolve("file"))
                     .endsWith("effect=\"it stays hidden from scans; remove it by hand\""));
             assertThat(entries()).containsExactlyInAnyOrder("echo", "zeta", stuck.getFileName().toString());

@@ -104,13 +104,15 @@ class PluginRemovalIT {
         assertThat(deleted).isFalse();
         assertThat(entries()).singleElement().asString().startsWith(".removing-echo-");
         assertThat(scanned()).isEmpty();
-        assertThat(logged(Level.WARN)).singleElement().asString().startsWith("event=plugin-remove-leftover location=" + plugins.resolve(".removing-echo-"))
+        assertThat(logged(Level.WARN)).singleElement().asString()
+                .startsWith("event=plugin-remove-leftover location=\"" + plugins.resolve(".removing-echo-"))
                 .endsWith("effect=\"it stays hidden from scans; the next start deletes it\"");
 
         store.recoverInterruptedInstalls();
 
         assertThat(entries()).isEmpty();
-        assertThat(logged(Level.INFO)).singleElement().asString().startsWith("event=plugin-leftover-deleted location=" + plugins.resolve(".removing-echo-"))
+        assertThat(logged(Level.INFO)).singleElement().asString()
+                .startsWith("event=plugin-leftover-deleted location=\"" + plugins.resolve(".removing-echo-"))
                 .endsWith("reason=\"a plugin whose removal was interrupted; the removal is finished\"");
     }
 

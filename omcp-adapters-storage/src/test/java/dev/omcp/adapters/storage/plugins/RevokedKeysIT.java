@@ -65,7 +65,7 @@ class RevokedKeysIT {
                         + "), which OMCP_PLUGIN_REVOKED_KEYS revokes; install a version signed with a current key");
         assertThat(candidate(store, "fresh").fullyVerified()).isTrue();
         assertThat(log.events()).filteredOn(e -> e.getLevel() == Level.ERROR).extracting(ILoggingEvent::getFormattedMessage)
-                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=" + plugins.resolve("old"))
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=\"" + plugins.resolve("old") + "\"")
                         .contains("signed by a revoked key"));
     }
 
@@ -85,8 +85,8 @@ class RevokedKeysIT {
         }
 
         assertThat(revokedKeyLines()).as("one line per plugin over four scans").hasSize(2)
-                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=" + plugins.resolve("old") + " "))
-                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=" + plugins.resolve("older") + " "));
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=\"" + plugins.resolve("old") + "\" "))
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=\"" + plugins.resolve("older") + "\" "));
         assertThat(candidate(store, "old").signature().ok()).as("still refused at every scan").isFalse();
 
         PluginFixture.named("old").version("1.0.1").signedBy(OLD).writeInto(plugins);
