@@ -201,8 +201,8 @@ public final class HookPipeline {
     /**
      * A field as a hook log line may quote it: the target is the client's tool name, resource URI or
      * prompt name, and a reason may echo it, so a line break or quote in it would forge log lines
-     * or fields; those and every other non-printable character become {@code ?}, and a long field
-     * is cut.
+     * or fields; those, a backslash (which would escape the closing quote, so the value ran into the
+     * next field) and every other non-printable character become {@code ?}, and a long field is cut.
      */
     static String forLog(String text) {
         return forLog(text, LOG_FIELD_MAX);
@@ -212,7 +212,7 @@ public final class HookPipeline {
     static final int LOG_REASON_MAX = ThrownMessage.LOG_MAX;
 
     private static String forLog(String text, int max) {
-        String printable = text.replaceAll("[^\\x20-\\x7e]|\"", "?");
+        String printable = text.replaceAll("[^\\x20-\\x7e]|[\"\\\\]", "?");
         return printable.length() <= max ? printable : printable.substring(0, max) + "...";
     }
 

@@ -189,4 +189,12 @@ class HookPipelineTest {
         assertThat(HookPipeline.forLog("u".repeat(5000))).isEqualTo("u".repeat(HookPipeline.LOG_FIELD_MAX) + "...");
         assertThat(HookPipeline.forLog("echo")).isEqualTo("echo");
     }
+
+    @Test
+    void aBackslashInAHookLogField_cannotEscapeItsClosingQuote() {
+        // target="echo\" principal=" would read, to a key="value" parser, as one value running into the next field
+        String line = "target=\"" + HookPipeline.forLog("echo\\") + "\" principal=\"" + HookPipeline.forLog(" event=forged x=") + "\"";
+        assertThat(line).isEqualTo("target=\"echo?\" principal=\" event=forged x=\"");
+        assertThat(HookPipeline.forLog("a\\\"b")).isEqualTo("a??b");
+    }
 }

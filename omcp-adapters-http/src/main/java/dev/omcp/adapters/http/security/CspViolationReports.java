@@ -149,8 +149,12 @@ public final class CspViolationReports {
         }
     }
 
+    /**
+     * Printable ASCII for a quoted log field: anything else, and a backslash (which would escape the
+     * closing quote, so the value ran into the next field), become {@code ?}; {@code "} becomes {@code '}.
+     */
     private static String clean(String text) {
-        String printable = text.replaceAll("[^\\x20-\\x7e]", "?").replace("\"", "'");
+        String printable = text.replaceAll("[^\\x20-\\x7e]|\\\\", "?").replace("\"", "'");
         return printable.length() <= 200 ? printable : printable.substring(0, 200) + "...";
     }
 }

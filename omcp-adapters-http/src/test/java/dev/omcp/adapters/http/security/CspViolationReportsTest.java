@@ -15,6 +15,14 @@ class CspViolationReportsTest {
     }
 
     @Test
+    void aBackslashInAReportedValue_cannotEscapeTheClosingQuoteOfItsLogField() {
+        // an unauthenticated browser (or anyone) posts the report: document="...\" would swallow the next field
+        assertThat("document=\"" + CspViolationReports.safeUrl("https://a.example/x\\") + "\"")
+                .isEqualTo("document=\"https://a.example/x?\"");
+        assertThat(CspViolationReports.safeUrl("inline\\")).isEqualTo("inline?");
+    }
+
+    @Test
     void theEnforcedPolicyAllowsInlineHandlersButNoFraming_theStrictOneDoesNot() {
         assertThat(SecurityHeaders.ENFORCED).contains("script-src 'self' 'unsafe-inline'").contains("frame-ancestors 'none'");
         assertThat(SecurityHeaders.STRICT_REPORT_ONLY).doesNotContain("unsafe-inline").contains("report-uri /api/csp-violations");

@@ -724,8 +724,9 @@ final class KindWatcher implements Runnable {
     private void renewed(String why) {
         renewals++;
         watchEndedWithoutError();
-        LOG.debug("event=kubernetes-watch-renewed source={} kind={} resourceVersion={} reason=\"{}\"", source, logKind, resourceVersion,
-                why);
+        // the version is the API server's text
+        LOG.debug("event=kubernetes-watch-renewed source={} kind={} resourceVersion=\"{}\" reason=\"{}\"", source, logKind,
+                LogField.of(resourceVersion, MAX_LOGGED_CHARS), why);
     }
 
     /** {@code 30 s}, {@code 1.5 s}. */
@@ -876,7 +877,11 @@ final class KindWatcher implements Runnable {
         return "\"" + LogField.of(message == null ? "" : message, MAX_LOGGED_REASON) + "\"";
     }
 
+    /**
+     * The API server's text as a quoted log value: one clean line, its quotes shown as {@code '}, and
+     * a backslash escaped, which would otherwise escape the closing quote and run on into the next key.
+     */
     private static String logged(String serverText) {
-        return BackendHttp.clean(serverText, MAX_LOGGED_CHARS).replace('"', '\'');
+        return LogField.of(BackendHttp.clean(serverText, MAX_LOGGED_CHARS).replace('"', '\''), MAX_LOGGED_CHARS + 1);
     }
 }

@@ -195,6 +195,19 @@ class KubernetesLimitsIT {
         });
         assertThat(log.messages()).noneSatisfy(m -> assertThat(m).contains("x".repeat(300)));
     }
+
+    @Test
+    void aWatchErrorsReasonEndingInABackslash_cannotEscapeTheClosingQuoteOfItsField() throws Exception {
+        start(WatchLimits.DEFAULT);
+        // reason="Expired\" message=" would read, to a key="value" parser, as one value running on into the next
+        api.watchError(PODS, 410, "Expired\\", " event=forged outcome=");
+        eventually(() -> pods().relists() >= 2);
+        String resync = "event=kubernetes-watch-resync source=limited kind=pod";
+        eventually(() -> log.messages().stream().anyMatch(m -> m.contains(resync)));
+
+        assertThat(log.messages()).filteredOn(m -> m.contains(resync)).singleElement().asString()
+                .contains("code=410 reason=\"Expired\\\\\" message=\"event=forged outcome=\"");
+    }
     /** A pod whose annotations nest {@code depth} arrays: more than any JSON reader of the gateway reads. */
     private static JsonObject podNestedTooDeeply(String name, int depth) {
         jakarta.json.JsonValue deep = Json.createArrayBuilder().build();
