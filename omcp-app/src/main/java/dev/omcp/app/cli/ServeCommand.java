@@ -4,6 +4,7 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.sdk.text.LogField;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -20,6 +21,9 @@ import picocli.CommandLine.Option;
         footerHeading = "%nConfiguration:%n",
         footer = OmcpCommand.CONFIGURATION)
 public final class ServeCommand implements Callable<Integer> {
+    /** Characters of a refusal the log line keeps: every problem of a few dozen settings; stderr has it whole. */
+    private static final int MAX_LOGGED_REASON = 4_000;
+
     @Option(names = "--test-conformance-fixture", hidden = true,
             description = "Mount the MCP conformance suite's test tools, resources and prompts. For tests only.")
     boolean conformanceFixture;
@@ -54,7 +58,7 @@ public final class ServeCommand implements Callable<Integer> {
         // the operator's configuration: every problem in one message, no stack trace; a bug goes on to exit 70
         Optional<GatewayAssembly> started = GatewayStart.startOrRefuse(GatewayStart.ASSEMBLY, settings,
                 new GatewayAssembly.Options(conformanceFixture), "omcp: cannot start, ", System.err,
-                reason -> log.error("event=start-refused reason=\"{}\"", reason));
+                reason -> log.error("event=start-refused reason=\"{}\"", LogField.of(reason, MAX_LOGGED_REASON)));
         if (started.isEmpty()) {
             return 1;
         }

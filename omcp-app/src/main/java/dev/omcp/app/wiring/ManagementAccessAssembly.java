@@ -2,6 +2,7 @@ package dev.omcp.app.wiring;
 
 import dev.omcp.adapters.http.access.ManagementGuard;
 import dev.omcp.adapters.http.access.PolicyRoutes;
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.LoginRoutes;
 import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
@@ -234,10 +235,12 @@ final class ManagementAccessAssembly {
         return undefined;
     }
 
-    private static void warnOfUndefinedRoles(JsonUsersFile users, AccessPolicy policy) {
+    /** The users file's names may hold {@code "} and {@code \}: they are quoted escaped, the user as the audit log shows it. */
+    static void warnOfUndefinedRoles(JsonUsersFile users, AccessPolicy policy) {
         for (UndefinedRole undefined : undefinedRoles(users, policy)) {
             LOG.warn("event=user-role-undefined user=\"{}\" role=\"{}\" effect=\"grants nothing\" hint=\"use one of {} or define it in "
-                    + "OMCP_RBAC_POLICY_FILE\"", undefined.user(), undefined.role(), String.join(", ", policy.view().roles()));
+                    + "OMCP_RBAC_POLICY_FILE\"", IdentityText.of(undefined.user()), LogField.of(undefined.role()),
+                    String.join(", ", policy.view().roles()));
         }
     }
 
@@ -258,7 +261,7 @@ final class ManagementAccessAssembly {
                     : problem + " (set OMCP_AUTH_ALLOW_FALLBACK=true to run without authentication instead)");
         }
         LOG.warn("event=auth-fallback mode=anonymous reason=\"{}\" note=\"OMCP_AUTH_ALLOW_FALLBACK is set: the management API is OPEN\"",
-                problem);
+                LogField.of(problem));
         return Optional.empty();
     }
 
@@ -325,7 +328,7 @@ final class ManagementAccessAssembly {
             try {
                 closeable.close();
             } catch (Exception e) {
-                LOG.warn("event=close-failed resource={} reason=\"{}\"", closeable.getClass().getSimpleName(), e.getMessage());
+                LOG.warn("event=close-failed resource={} reason=\"{}\"", closeable.getClass().getSimpleName(), LogField.of(e.getMessage()));
             }
         }
     }

@@ -18,6 +18,7 @@ import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonObject;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -48,7 +49,7 @@ final class ManagementApiAssembly {
         } catch (PostmortemStoreException e) {
             // not fatal: the post-mortem routes answer 503 with the same reason until the file is fixed
             LOG.error("event=postmortems-file-unusable reason=\"{}\" effect=\"the post-mortem routes answer 503 until it is fixed\"",
-                    e.getMessage());
+                    LogField.of(e.getMessage()));
         }
         PostmortemArchive postmortems = new PostmortemArchive(gateway.invokeTool(), store, clock, random);
         return List.of(

@@ -1,6 +1,7 @@
 package dev.omcp.app.wiring;
 
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -107,7 +108,8 @@ final class PostmortemTemplateFile implements Supplier<Optional<PostmortemTempla
         cached.set(null);
         String problem = reason + "|" + version;
         if (!problem.equals(lastProblem.getAndSet(problem))) {
-            LOG.warn("event=postmortem-template-unusable path={} reason=\"{}\" effect=\"post-mortems use the built-in layout\"", path, reason);
+            LOG.warn("event=postmortem-template-unusable path={} reason=\"{}\" effect=\"post-mortems use the built-in layout\"", path,
+                    LogField.of(reason));
         }
         return Optional.empty();
     }

@@ -22,6 +22,7 @@ import dev.omcp.core.tools.observability.ServiceNameSuggestions;
 import dev.omcp.core.tools.observability.ServiceCatalog;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.anomaly.AnomalyScoreSink;
+import dev.omcp.sdk.text.LogField;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -80,7 +81,7 @@ final class ToolsAssembly implements AutoCloseable {
             LOG.info("event=rdap-fallback service={}", origin(base));
             return new RdapFallback(new RdapRegistrationLookup(client, base, RDAP_REQUEST_TIMEOUT, clock), clock, RdapFallback.Settings.defaults());
         });
-        analysis.ipDataset().ifPresent(d -> LOG.info("event=ip-dataset-loaded path={} summary=\"{}\"", d.path(), d.summary()));
+        analysis.ipDataset().ifPresent(d -> LOG.info("event=ip-dataset-loaded path={} summary=\"{}\"", d.path(), LogField.of(d.summary())));
         IpEnricher enricher = new IpEnricher(analysis.ipDataset().map(AnalysisSettings.IpDatasetFile::dataset), rdap,
                 settings.connectors().nat64Prefixes());
         Supplier<Optional<PostmortemTemplate>> template = analysis.postmortemTemplate()

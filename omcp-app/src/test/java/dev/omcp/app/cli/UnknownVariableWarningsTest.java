@@ -32,4 +32,12 @@ class UnknownVariableWarningsTest {
                 .contains("did you mean PROMETHEUS_URL?")
                 .contains("if it belongs to another program, ignore this");
     }
+
+    @Test
+    void aNameThatIsNoPlainVariableName_isQuotedEscaped_soTheEnvironmentCannotForgeALineOrAField() {
+        // the process environment may hold any name: a line break or a space in it would start another event or field
+        assertThat(UnknownVariableWarnings.line(new Unknown("OMCP_X\n event=forged fix=", Optional.empty())))
+                .startsWith("event=unknown-variable name=\"OMCP_X\\u000a event=forged fix=\" effect=")
+                .doesNotContain("\n");
+    }
 }

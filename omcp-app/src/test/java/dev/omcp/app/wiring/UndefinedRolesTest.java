@@ -3,6 +3,7 @@ package dev.omcp.app.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.storage.auth.JsonUsersFile;
+import dev.omcp.app.support.CapturedLog;
 import dev.omcp.core.policy.RolePolicy;
 import dev.omcp.ports.access.AccessDecision;
 import dev.omcp.ports.access.AccessPolicy;
@@ -14,10 +15,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A users file that gives a user a role the policy does not define is named at start: that role grants nothing. */
 class UndefinedRolesTest {
+    @RegisterExtension
+    final CapturedLog log = CapturedLog.of(ManagementAccessAssembly.class);
+
     // a valid scrypt hash at a low cost; the users file checks its form, never the password here
     private static final String HASH = "scrypt$1024$8$1$EBESExQVFhcYGRobHB0eHw==$XbyYPdUma9TQEMux0+TkqpxuU9BGN/gE8DwWuSNdyPn/ZSaq4MJI2/XG0XpckbaY9j99MUwCi5W0SYAybqa4iA==";
 
@@ -39,6 +44,17 @@ class UndefinedRolesTest {
 
         assertThat(ManagementAccessAssembly.undefinedRoles(users, RolePolicy.builtin()))
                 .containsExactly(new ManagementAccessAssembly.UndefinedRole("bob", "superuser"));
+    }
+
+    @Test
+    void theWarningQuotesAUsersFilesUserAndRoleEscaped_soNeitherForgesAField() throws Exception {
+        // JSON text: the user is  bob" role="admin  and the role  super\  whose backslash would escape the closing quote
+        JsonUsersFile users = users("bob\\\" role=\\\"admin", "\"super\\\\\"");
+
+        ManagementAccessAssembly.warnOfUndefinedRoles(users, RolePolicy.builtin());
+
+        assertThat(log.warnings()).singleElement().asString()
+                .startsWith("event=user-role-undefined user=\"bob\\u{22} role=\\u{22}admin\" role=\"super\\\\\" ");
     }
 
     @Test

@@ -607,7 +607,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             store.save(snapshot.values().stream().map(LiveSource::definition).toList());
             return Optional.empty();
         } catch (SourceStoreException e) {
-            LOG.error("event=sources-not-persisted store={} reason=\"{}\"", store.describe(), SecretSettings.withoutUrls(e.getMessage()));
+            LOG.error("event=sources-not-persisted store=\"{}\" reason=\"{}\"", LogField.of(store.describe()),
+                    LogField.of(SecretSettings.withoutUrls(e.getMessage())));
             return Optional.of(refused(SourceOutcome.NOT_PERSISTED, "the sources could not be saved, nothing changed: "
                     + SecretSettings.withoutUrls(e.getMessage())));
         }
@@ -626,12 +627,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         }
         EgressVerdict verdict = admit(config.url());
         if (verdict instanceof EgressVerdict.Refused r) {
-            LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), r.reason());
+            LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(r.reason()));
             return new LiveSource(definition, type, Optional.empty(), "failed", r.reason());
         }
         String schemaProblems = ConfigSchemaCheck.problems(type.get().manifest().configSchema(), config);
         if (!schemaProblems.isEmpty()) {
-            LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), schemaProblems);
+            LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), LogField.of(schemaProblems));
             return new LiveSource(definition, type, Optional.empty(), "failed", schemaProblems, true);
         }
         ConnectorContext context;
@@ -639,7 +640,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             context = contexts.contextFor(config);
         } catch (ConnectorException e) {
             String reason = SecretSettings.withoutUrls(e.getMessage());
-            LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), reason);
+            LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), LogField.of(reason));
             return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);
         }
         CompletableFuture<Connector> creation;
@@ -667,7 +668,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 // backend was asked, and waiting will not fix it, so the API refuses such a source (400)
                 // where a sources file entry is kept as failed
                 String reason = SecretSettings.withoutUrls(ce.getMessage());
-                LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), reason);
+                LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), LogField.of(reason));
                 return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);
             }
             String reason = cause instanceof ConnectorException ce
@@ -678,7 +679,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     }
 
     private static LiveSource failed(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
-        LOG.warn("event=source-failed source={} type={} reason=\"{}\"", definition.name(), definition.config().type(), reason);
+        // the reason may quote the backend's answer, through the connector's message
+        LOG.warn("event=source-failed source={} type={} reason=\"{}\"", definition.name(), definition.config().type(), LogField.of(reason));
         return new LiveSource(definition, type, Optional.empty(), "failed", reason);
     }
 

@@ -908,6 +908,23 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aConnectorsFailureMessage_isLoggedEscapedAndCut_soABackendsAnswerCannotForgeALogLine() {
+        // a connector's message may quote what its backend answered: the backend's text, of any length
+        String answer = "bad gateway\r\n event=source-saved source=prom status=\"connected\u2028" + "z".repeat(5_000);
+        store.sources.add(def("broken", "prometheus", "https://prom.example.com",
+                "", Json.createObjectBuilder().add("failWith", answer).build()));
+
+        registry(false);
+
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-")).hasSize(1).allSatisfy(line -> {
+            assertThat(line).doesNotContain("\r", "\n", "\u2028", "status=\"connected").hasSizeLessThan(600);
+        });
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-failed ")).singleElement().asString()
+                .contains("reason=\"bad gateway\\u000d\\u000a event=source-saved source=prom status=\\\"connected\\u2028zzz")
+                .endsWith(" chars)\"");
+    }
+
+    @Test
     void aNameTakenByAnotherTenantsSource_isRefusedWithoutSayingItExistsOrSendingTheCallerToPut() {
         store.sources.add(def("globex-prom", "prometheus", "https://prom.example.com", "globex", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);

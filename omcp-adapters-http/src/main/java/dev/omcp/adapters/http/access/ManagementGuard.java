@@ -176,8 +176,9 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 handler.handle(ctx);
                 return;
             }
-            LOG.error("event=audit-unavailable method={} path=\"{}\" actor=\"{}\" outcome=refused reason=\"{}\"", method, path,
-                    principal.map(Principal::id).map(IdentityText::of).orElse("unauthenticated"), reason.get());
+            LOG.error("event=audit-unavailable method={} path=\"{}\" actor=\"{}\" outcome=refused reason=\"{}\"", method,
+                    LogField.of(path), principal.map(Principal::id).map(IdentityText::of).orElse("unauthenticated"),
+                    LogField.of(reason.get()));
             // the reason may name a file: it stays in the operator's log
             JsonResponses.error(ctx, 503, "OMCP_AUDIT_UNAVAILABLE", "the audit log cannot record changes right now, so this"
                     + " request was refused and nothing was changed; retry later, and tell an operator (the gateway log says"

@@ -15,6 +15,7 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
+import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
@@ -474,7 +475,7 @@ public final class WebSocketTransport {
                 }
             }
         });
-        ws.onError(ctx -> LOG.debug("websocket error: {}", ctx.error() == null ? "unknown" : ctx.error().getMessage()));
+        ws.onError(ctx -> LOG.debug("websocket error: \"{}\"", ctx.error() == null ? "unknown" : LogField.of(ctx.error().getMessage())));
     }
 
     /**
@@ -590,7 +591,8 @@ public final class WebSocketTransport {
         try {
             refusal = endpoint.batchRefusal(Optional.ofNullable(sessionId), principal);
         } catch (RuntimeException e) {
-            LOG.warn("event=ws-batch-check-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(principal.id()), e.getMessage());
+            LOG.warn("event=ws-batch-check-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(principal.id()),
+                    LogField.of(e.getMessage()));
             return Optional.empty();
         }
         state.batchVerdict.set(new BatchVerdict(sessionId, refusal));
@@ -611,7 +613,7 @@ public final class WebSocketTransport {
         try {
             ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
         } catch (RuntimeException e) {
-            LOG.debug("closing a websocket on shutdown failed: {}", e.getMessage());
+            LOG.debug("closing a websocket on shutdown failed: \"{}\"", LogField.of(e.getMessage()));
         }
     }
 
@@ -665,7 +667,7 @@ public final class WebSocketTransport {
             try {
                 ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
             } catch (RuntimeException e) {
-                LOG.debug("closing a websocket on shutdown failed: {}", e.getMessage());
+                LOG.debug("closing a websocket on shutdown failed: \"{}\"", LogField.of(e.getMessage()));
             }
         }
     }
@@ -703,14 +705,16 @@ public final class WebSocketTransport {
                     case KeepAliveLedger.Action.Ping<Session> ping -> {
                         ping.connection().sendPing(
                                 ByteBuffer.allocate(0),
-                                Callback.from(() -> { }, failure -> LOG.debug("websocket ping failed: {}", failure.getMessage())));
+                                Callback.from(() -> { },
+                                        failure -> LOG.debug("websocket ping failed: \"{}\"", LogField.of(failure.getMessage()))));
                         keepSessionAlive(ping.connection());
                     }
                     case KeepAliveLedger.Action.Close<Session> close -> closeSilent(close.connection(), close.silentFor());
                 }
             } catch (RuntimeException e) {
                 // One broken socket must not end the keep-alive of every other one.
-                LOG.warn("event=ws-keepalive-failed action={} reason=\"{}\"", action.getClass().getSimpleName(), e.getMessage());
+                LOG.warn("event=ws-keepalive-failed action={} reason=\"{}\"", action.getClass().getSimpleName(),
+                        LogField.of(e.getMessage()));
             }
         }
     }
@@ -747,10 +751,10 @@ public final class WebSocketTransport {
                 LOG.info("event=ws-closed reason=no-initialize principal=\"{}\" limitMs={}",
                         principal == null ? "" : IdentityText.of(principal.id()), initializeDeadline.toMillis());
                 session.close(POLICY_VIOLATION, noInitializeReason(initializeDeadline), Callback.from(() -> { },
-                        failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+                        failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
             } catch (RuntimeException e) {
                 // One broken socket must not end the deadline of every other one.
-                LOG.warn("event=ws-initialize-deadline-failed reason=\"{}\"", e.getMessage());
+                LOG.warn("event=ws-initialize-deadline-failed reason=\"{}\"", LogField.of(e.getMessage()));
             }
         }
     }
@@ -780,7 +784,7 @@ public final class WebSocketTransport {
                 status = endpoint.checkSession(sessionId, principal);
             } catch (RuntimeException e) {
                 // A store that cannot answer has not shown the session gone: keep the socket, try next round.
-                LOG.warn("event=ws-session-check-failed reason=\"{}\"", e.getMessage());
+                LOG.warn("event=ws-session-check-failed reason=\"{}\"", LogField.of(e.getMessage()));
                 return;
             }
             if (status == McpEndpoint.SessionStatus.ACTIVE
@@ -790,7 +794,7 @@ public final class WebSocketTransport {
             }
             LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", IdentityText.of(principal.id()));
             session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
-                    Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+                    Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
         });
     }
 
@@ -800,7 +804,7 @@ public final class WebSocketTransport {
         // dead peer's answer (WebSocketKeepAliveIT sees the connection end), so nothing lingers.
         session.close(GOING_AWAY, "nothing (no pong, no message) arrived for " + describe(pongTimeout)
                 + "; the peer is presumed gone, reconnect", Callback.from(() -> { },
-                failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+                failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
     }
 
     /** The close reason of a socket refused for its credential's bound; RFC 6455 allows 123 bytes, this stays below. */
@@ -897,12 +901,12 @@ public final class WebSocketTransport {
         try {
             session.sendText(text, Callback.from(() -> state.unsent.release(bytes), failure -> {
                 state.unsent.release(bytes);
-                LOG.debug("websocket send failed: {}", failure.getMessage());
+                LOG.debug("websocket send failed: \"{}\"", LogField.of(failure.getMessage()));
             }));
             return true;
         } catch (RuntimeException e) {
             state.unsent.release(bytes);
-            LOG.debug("websocket send failed: {}", e.getMessage());
+            LOG.debug("websocket send failed: \"{}\"", LogField.of(e.getMessage()));
             return false;
         }
     }
@@ -923,7 +927,7 @@ public final class WebSocketTransport {
         // RFC 6455 limits a close reason to 123 bytes; this one stays well below
         session.close(POLICY_VIOLATION, "the client is not reading: over " + describeBytes(state.unsent.max())
                 + " of messages wait to be sent", Callback.from(() -> { },
-                failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+                failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
         CompletableFuture.delayedExecutor(NOT_READING_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(session::disconnect);
     }
 
@@ -948,7 +952,7 @@ public final class WebSocketTransport {
         try {
             closeable.close();
         } catch (Exception e) {
-            LOG.debug("detaching a websocket stream failed: {}", e.getMessage());
+            LOG.debug("detaching a websocket stream failed: \"{}\"", LogField.of(e.getMessage()));
         }
     }
 }

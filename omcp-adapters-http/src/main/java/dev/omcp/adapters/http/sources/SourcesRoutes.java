@@ -18,6 +18,7 @@ import dev.omcp.ports.sources.SourceOutcome;
 import dev.omcp.ports.sources.SourcePrecondition;
 import dev.omcp.ports.sources.SourceView;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -71,6 +72,8 @@ public final class SourcesRoutes implements HttpModule {
             "DELETE /api/sources/{name}", new Permission("sources", "delete"));
 
     private static final Logger LOG = LoggerFactory.getLogger(SourcesRoutes.class);
+    /** Characters of a source name a log line keeps: a name has at most 63. */
+    private static final int MAX_LOGGED_NAME = 64;
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
 
     /**
@@ -453,7 +456,9 @@ public final class SourcesRoutes implements HttpModule {
             case SourceOutcome.Stale stale -> "stale";
             case SourceOutcome.Refused r -> "refused code=" + r.code();
         };
-        LOG.info("event=source-{} actor=\"{}\" source={} outcome={}", action, IdentityText.of(caller.id()), name.replaceAll("[^A-Za-z0-9._-]", "?"), result);
+        // the name comes from the request path: only a source name's characters are kept, and a long one is cut
+        LOG.info("event=source-{} actor=\"{}\" source={} outcome={}", action, IdentityText.of(caller.id()),
+                LogField.of(name.replaceAll("[^A-Za-z0-9._-]", "?"), MAX_LOGGED_NAME), result);
     }
 
     /** For documentation: the routes and their permissions as {@code METHOD path permission} lines. */

@@ -156,7 +156,7 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
                 Thread::sleep);
         LOG.info("event=anomaly-remote-write-started receiver={} authorization={} queue={} batch={} externalLabels=\"{}\"",
                 target.displayName(), target.authorization().isPresent() ? "set" : "none", settings.queueCapacity(),
-                settings.window().maxCount(), externalLabels);
+                settings.window().maxCount(), LogField.of(externalLabels));
         return sink;
     }
 

@@ -8,6 +8,7 @@ import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSearch;
+import dev.omcp.sdk.text.LogField;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -616,7 +617,7 @@ public final class JsonlAuditLog implements AuditLog {
                 try {
                     open.close();
                 } catch (IOException e) {
-                    LOG.warn("event=audit-file-close-failed file={} reason=\"{}\"", file, describe(e));
+                    LOG.warn("event=audit-file-close-failed file={} reason=\"{}\"", file, LogField.of(describe(e)));
                 }
             }
         }

@@ -14,6 +14,7 @@ import dev.omcp.sdk.text.BackendText;
 import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.yaml.YamlExpansion;
 import dev.omcp.adapters.storage.yaml.YamlProblem;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -246,7 +247,7 @@ public final class YamlSourceStore implements SourceStore {
             return new SourcesDocument(List.of(), List.of(), List.of(reason), false);
         }
         LOG.error("event=sources-file-unreadable file={} reason=\"{}\" effect=\"no sources from the file; it will not be overwritten\""
-                + " hint=\"fix the file and restart the gateway\"", file, reason);
+                + " hint=\"fix the file and restart the gateway\"", file, LogField.of(reason));
         return new SourcesDocument(List.of(), List.of(), List.of(reason), false);
     }
 

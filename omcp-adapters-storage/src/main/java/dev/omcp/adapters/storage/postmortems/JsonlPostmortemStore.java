@@ -7,6 +7,7 @@ import dev.omcp.ports.postmortems.PostmortemStore;
 import dev.omcp.ports.postmortems.PostmortemStoreException;
 import dev.omcp.ports.postmortems.StoredPostmortem;
 import dev.omcp.ports.postmortems.TenantScope;
+import dev.omcp.sdk.text.LogField;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -531,7 +532,7 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         if (problems.contains(text)) {
             return;
         }
-        LOG.warn("event=postmortems-file-problem file=\"{}\" detail=\"{}\"", file, text);
+        LOG.warn("event=postmortems-file-problem file=\"{}\" detail=\"{}\"", LogField.of(file), LogField.of(text));
         if (problems.size() < MAX_PROBLEMS) {
             problems.add(text);
         } else if (problems.size() == MAX_PROBLEMS) {

@@ -3,6 +3,7 @@ package dev.omcp.connectors.builtin.kubernetes;
 import dev.omcp.connectors.builtin.backend.TtlCache;
 import dev.omcp.connectors.builtin.transport.SettingFile;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.text.LogField;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -88,7 +89,8 @@ final class ClusterAccess {
             if (last == null) {
                 throw e;
             }
-            LOG.warn("Kubernetes token file could not be read again ({}); the token read before is still used", e.getMessage());
+            LOG.warn("Kubernetes token file could not be read again (\"{}\"); the token read before is still used",
+                    LogField.of(e.getMessage()));
             // retried after the usual minute, not on every request
             tokenCache.put("token", last);
             return last;
