@@ -14,10 +14,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -88,21 +89,26 @@ final class ServiceListings {
         Semaphore slots = new Semaphore(CHECKS_AT_ONCE);
         Set<String> judged = new TreeSet<>();
         try (ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<Boolean>> verdicts = new ArrayList<>();
+            CompletionService<Optional<String>> verdicts = new ExecutorCompletionService<>(checks);
             for (String name : names) {
-                verdicts.add(checks.submit(() -> {
+                verdicts.submit(() -> {
                     slots.acquire();
                     try {
-                        return onlyTheGatewaysSeries(discovery, name);
+                        return onlyTheGatewaysSeries(discovery, name) ? Optional.of(name) : Optional.empty();
                     } finally {
                         slots.release();
                     }
-                }));
+                });
             }
-            for (int i = 0; i < names.size(); i++) {
-                if (verdict(verdicts.get(i))) {
-                    judged.add(names.get(i));
+            try {
+                // as they end, not in order: the first failure decides the listing at once
+                for (int i = 0; i < names.size(); i++) {
+                    verdict(verdicts).ifPresent(judged::add);
                 }
+            } catch (ConnectorException | RuntimeException e) {
+                // the listing fails: the checks still waiting or running are of no use, and close() would wait for them
+                checks.shutdownNow();
+                throw e;
             }
         }
         return judged;
@@ -117,9 +123,10 @@ final class ServiceListings {
         return !metrics.isEmpty() && metrics.stream().allMatch(m -> AnomalySeries.isOwn(m.name()));
     }
 
-    private static boolean verdict(Future<Boolean> check) throws ConnectorException {
+    /** The next check to end: the name when it carries only the gateway's series. */
+    private static Optional<String> verdict(CompletionService<Optional<String>> checks) throws ConnectorException {
         try {
-            return check.get();
+            return checks.take().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT,

@@ -4,11 +4,25 @@ import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.MetricInfo;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,5 +97,75 @@ class ServiceListingsTest {
 
         assertThat(names(listed)).containsExactly("checkout", "payments", "quiet");
         assertThat(plugin.discoveries).containsExactly("");
+    }
+
+    @Test
+    void aCheckThatFails_failsTheListingAtOnce_ratherThanAfterTheOtherChecksOrAtTheDeadline() {
+        ReceiverWithABrokenName plugin = new ReceiverWithABrokenName();
+        Toolkit toolkit = Toolkit.builder(new InMemorySources().addPlugin(plugin).registry(), clock)
+                .timeouts(Duration.ofSeconds(20), Duration.ofSeconds(20)).build();
+        long started = System.nanoTime();
+
+        Gathered<List<ServiceInfo>> gathered = ServiceListings.of(toolkit, Principal.apiKey("acme-agent", "acme"),
+                toolkit.sources().with(ServiceListingCapability.class, Principal.apiKey("acme-agent", "acme")));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(gathered.answers()).isEmpty();
+        assertThat(gathered.failures()).singleElement().satisfies(f -> {
+            assertThat(f.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+            assertThat(f.message()).contains("the discovery of zz-broken broke");
+        });
+    }
+
+    /**
+     * A receiver whose discovery of the last listed name fails at once, while that of the three before it takes a minute
+     * unless interrupted (all four are checked at once): the failure decides the listing, and the checks still running
+     * are not needed any more.
+     */
+    private static final class ReceiverWithABrokenName implements Connector, MetricsCapability, ServiceListingCapability,
+            MetricDiscoveryCapability {
+        private final SourceConfig source = new SourceConfig("history", "slow-receiver", "https://history.example.com", "",
+                JsonObject.EMPTY_JSON_OBJECT);
+
+        @Override
+        public List<ServiceInfo> listServices() {
+            Stream<ServiceInfo> slow = IntStream.range(0, 3).mapToObj(i -> new ServiceInfo("slow-" + i, Map.of()));
+            return Stream.concat(slow, Stream.of(new ServiceInfo("zz-broken", Map.of()))).toList();
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+            if (service.isEmpty()) {
+                return List.of(new MetricInfo("omcp_anomaly_score", "gauge", ""));
+            }
+            if (service.equals("zz-broken")) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the discovery of zz-broken broke");
+            }
+            try {
+                Thread.sleep(Duration.ofMinutes(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted", e);
+            }
+            return List.of(new MetricInfo("http_requests_total", "counter", ""));
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "not asked in this test");
+        }
+
+        @Override
+        public SourceConfig source() {
+            return source;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "slow receiver", Duration.ofMillis(1));
+        }
+
+        @Override
+        public void close() {}
     }
 }
