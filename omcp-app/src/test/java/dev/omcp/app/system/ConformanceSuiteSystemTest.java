@@ -2,16 +2,14 @@ package dev.omcp.app.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.support.ConformanceNode;
 import dev.omcp.app.support.LauncherProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("backend")
 class ConformanceSuiteSystemTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Path SUITE_DIR = ROOT.resolve("conformance");
+    private static final Path SUITE_DIR = ConformanceNode.DIR;
     /** Generic scenarios that need no test fixture: every server must pass them as shipped. */
     private static final List<String> GENERIC = List.of("server-initialize", "ping", "tools-list", "dns-rebinding-protection");
 
@@ -31,7 +28,7 @@ class ConformanceSuiteSystemTest {
     void everyActiveServerScenario_passesAgainstTheFixture_minusTheBaseline() throws Exception {
         try (LauncherProcess launcher = LauncherProcess.start(Map.of(), "serve", "--test-conformance-fixture")) {
             int port = launcher.awaitPort(Duration.ofSeconds(30));
-            Result result = runSuite(List.of("server", "--url", "http://127.0.0.1:" + port + "/mcp",
+            ConformanceNode.Result result = runSuite(List.of("server", "--url", "http://127.0.0.1:" + port + "/mcp",
                     "--expected-failures", SUITE_DIR.resolve("expected-failures.yml").toString()));
             assertThat(result.exitCode()).as("conformance suite output:\n%s", result.output()).isZero();
             assertThat(result.output()).contains("Total:").doesNotContain("Unexpected failures");
@@ -53,33 +50,17 @@ class ConformanceSuiteSystemTest {
         try (LauncherProcess launcher = LauncherProcess.start(Map.of(), "serve")) {
             int port = launcher.awaitPort(Duration.ofSeconds(30));
             for (String scenario : GENERIC) {
-                Result result = runSuite(List.of("server", "--url", "http://127.0.0.1:" + port + "/mcp", "--scenario", scenario));
+                ConformanceNode.Result result =
+                        runSuite(List.of("server", "--url", "http://127.0.0.1:" + port + "/mcp", "--scenario", scenario));
                 assertThat(result.exitCode()).as("%s:\n%s", scenario, result.output()).isZero();
             }
         }
     }
 
-    private record Result(int exitCode, String output) {}
-
-    private static Result runSuite(List<String> arguments) throws IOException, InterruptedException {
-        Path node = SUITE_DIR.resolve("node_modules/.bin/node");
-        Path cli = SUITE_DIR.resolve("node_modules/@modelcontextprotocol/conformance/dist/index.js");
-        if (!Files.isExecutable(node) || !Files.isRegularFile(cli)) {
-            throw new AssertionError("the conformance suite is not installed: run `npm ci` in " + SUITE_DIR);
-        }
-        List<String> command = new ArrayList<>(List.of(node.toString(), cli.toString()));
+    private static ConformanceNode.Result runSuite(List<String> arguments) throws IOException, InterruptedException {
+        Path cli = ConformanceNode.module("@modelcontextprotocol/conformance").resolve("dist/index.js");
+        List<String> command = new ArrayList<>(List.of(cli.toString()));
         command.addAll(arguments);
-        Path log = Files.createTempFile("conformance", ".log");
-        try {
-            Process process = new ProcessBuilder(command).directory(SUITE_DIR.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!process.waitFor(5, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new AssertionError("the conformance suite did not finish within 5 minutes");
-            }
-            return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(log);
-        }
+        return ConformanceNode.run(command, Duration.ofMinutes(5));
     }
 }
