@@ -215,6 +215,21 @@ class WebSocketIT {
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
     }
 
+    /** The TypeScript SDK's WebSocket client offers {@code mcp}; a browser fails a handshake that selects none it offered. */
+    @Test
+    void mcpSubprotocol_isSelected_aloneOrBesideABearerToken_whichStillAuthenticates() throws Exception {
+        WebSocket plain = connect(open, new Frames(), Map.of(), "mcp");
+        assertThat(plain.getSubprotocol()).isEqualTo("mcp");
+        plain.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+
+        Frames frames = new Frames();
+        WebSocket socket = connect(keyed, frames, Map.of(), "mcp", "bearer." + TOKEN);
+        assertThat(socket.getSubprotocol()).as("the token is not echoed when mcp can be selected").isEqualTo("mcp");
+        socket.sendText(INITIALIZE, true).join();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
     @Test
     void foreignOrigin_refusesTheUpgrade() {
         assertThatThrownBy(() -> connect(open, new Frames(), Map.of("Origin", "https://evil.example")))

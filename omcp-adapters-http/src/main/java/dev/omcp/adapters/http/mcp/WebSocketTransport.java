@@ -64,6 +64,8 @@ import org.slf4j.LoggerFactory;
  * after which {@link #close} closes what is left.
  */
 public final class WebSocketTransport {
+    /** The subprotocol MCP clients offer for a WebSocket (the TypeScript SDK's among them). */
+    static final String MCP_SUBPROTOCOL = "mcp";
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
     private static final String PRINCIPAL = "omcp.principal";
     private static final String TOKEN = "omcp.token";
@@ -385,17 +387,36 @@ public final class WebSocketTransport {
     }
 
     /**
-     * Runs before the upgrade: picks the credential and echoes a {@code bearer.<token>} subprotocol,
-     * as RFC 6455 requires of a server that accepts one.
+     * Runs before the upgrade: picks the credential and selects a subprotocol among those offered, as
+     * RFC 6455 requires of a server that accepts one (a browser fails a handshake that selects none it
+     * offered): {@code mcp}, which the TypeScript SDK's client offers, when offered, so a token that came
+     * beside it is not sent back; else the {@code bearer.<token>} entry.
      */
     public void beforeUpgrade(Context ctx) {
-        Optional<String[]> fromProtocol = BearerToken.fromWebSocketProtocols(ctx.header("Sec-WebSocket-Protocol"));
+        String offered = ctx.header("Sec-WebSocket-Protocol");
+        Optional<String[]> fromProtocol = BearerToken.fromWebSocketProtocols(offered);
         Optional<String> token = BearerToken.from(ctx.header("Authorization"), ctx.header("X-API-Key"));
         if (token.isEmpty() && fromProtocol.isPresent()) {
             token = Optional.of(fromProtocol.get()[0]);
         }
-        fromProtocol.ifPresent(protocol -> ctx.header("Sec-WebSocket-Protocol", protocol[1]));
+        if (offers(offered, MCP_SUBPROTOCOL)) {
+            ctx.header("Sec-WebSocket-Protocol", MCP_SUBPROTOCOL);
+        } else {
+            fromProtocol.ifPresent(protocol -> ctx.header("Sec-WebSocket-Protocol", protocol[1]));
+        }
         ctx.attribute(TOKEN, token.orElse(null));
+    }
+
+    private static boolean offers(String offered, String protocol) {
+        if (offered == null) {
+            return false;
+        }
+        for (String entry : offered.split(",")) {
+            if (entry.trim().equals(protocol)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Wires the socket's events. */
