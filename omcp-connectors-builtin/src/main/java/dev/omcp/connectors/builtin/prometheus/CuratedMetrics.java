@@ -103,12 +103,17 @@ final class CuratedMetrics {
     }
 
     private static String quantile(String q) {
-        return firstWithSeries(quantileOf(q, "http_request_duration_seconds_bucket"), quantileOf(q, "http_server_requests_seconds_bucket"),
-                quantileOf(q, "http_server_request_duration_seconds_bucket"));
+        return firstWithSeries(quantileOf(q, "http_request_duration_seconds"), quantileOf(q, "http_server_requests_seconds"),
+                quantileOf(q, "http_server_request_duration_seconds"));
     }
 
-    private static Family quantileOf(String q, String buckets) {
-        return new Family("histogram_quantile(" + q + ", sum by ({{by_le}}) (rate(" + buckets + "{{{selector}}}[{{window}}])))", buckets);
+    /**
+     * The quantile of a classic histogram, whose presence is judged by its {@code _count}: exported with the buckets, and
+     * one series where the buckets are one per bound, so the range guard reads a fraction of the samples.
+     */
+    private static Family quantileOf(String q, String histogram) {
+        return new Family("histogram_quantile(" + q + ", sum by ({{by_le}}) (rate(" + histogram + "_bucket{{{selector}}}[{{window}}])))",
+                histogram + "_count");
     }
 
     /**
