@@ -62,12 +62,17 @@ final class ClockAgreement {
     }
 
     private void measure() {
+        long before = clock.millis();
         long storeMillis = storeClock.millis();
-        // read after the store's answer: later by at most the round trip (under 2 s, the read timeout), which the margin covers
-        long offset = clock.millis() - storeMillis;
+        long after = clock.millis();
+        // the store read its clock somewhere between before and after: off only if every instant of that span is, so a slow
+        // round trip never makes an agreeing clock look off; the midpoint is what is reported
+        long earliest = before - storeMillis;
+        long latest = after - storeMillis;
+        long offset = earliest + (latest - earliest) / 2;
         long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
         nextCheck.set(System.nanoTime() + RECHECK_NANOS);
-        if (Math.abs(offset) <= limit) {
+        if (earliest <= limit && latest >= -limit) {
             if (disagreement != null) {
                 LOG.info("event=clock-agrees-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions and revocations"
                         + " are served again on this replica\"", store, offset, limit);
