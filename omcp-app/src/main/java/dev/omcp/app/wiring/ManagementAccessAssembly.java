@@ -143,11 +143,12 @@ final class ManagementAccessAssembly {
             LOG.info("event=shared-store-connected store={}", connection.description());
             return connection;
         });
-        AccountLocks locks = redis.<AccountLocks>map(RedisAccountLocks::new).orElseGet(InMemoryAccountLocks::new);
+        AccountLocks locks;
         RevocationStore store;
         try {
             store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES,
                     clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES, clock));
+            locks = redis.<AccountLocks>map(r -> new RedisAccountLocks(r, clock)).orElseGet(InMemoryAccountLocks::new);
         } catch (SharedStateUnavailableException e) {
             // a server that answers PING but refuses the blocklist's first write (a read-only replica, an ACL
             // user without eval, out of memory): a start refusal in one line, as an unreachable server is

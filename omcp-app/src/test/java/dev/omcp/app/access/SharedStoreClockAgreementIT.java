@@ -3,8 +3,10 @@ package dev.omcp.app.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.adapters.storage.redis.RedisAccountLocks;
 import dev.omcp.adapters.storage.redis.RedisConnection;
 import dev.omcp.adapters.storage.redis.RedisRevocationStore;
+import dev.omcp.ports.auth.LockoutPolicy;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
@@ -106,6 +108,29 @@ class SharedStoreClockAgreementIT {
 
         jumping.set(Instant.now());
         assertThat(replica.lookup("stolen", "victor").sessionRevoked()).as("back in agreement, it works again").isTrue();
+    }
+
+    /**
+     * Login locks are pruned and judged by the replica's clock too: one running ahead would delete the
+     * other replicas' recent failures (the window looks past) and see every lock end early.
+     */
+    @Test
+    void loginLocks_refuseAClockFarFromTheServers_atTheStartAndWhenItJumps_beforeDeletingAnyFailure() {
+        RedisAccountLocks onTime = new RedisAccountLocks(redis, Clock.systemUTC());
+        Instant now = Instant.now();
+        onTime.recordFailure("alice", now, LockoutPolicy.DEFAULT);
+
+        assertThatThrownBy(() -> new RedisAccountLocks(redis, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-3))))
+                .isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining("behind").hasMessageContaining("NTP");
+
+        ManualClock jumping = new ManualClock(now);
+        RedisAccountLocks replica = new RedisAccountLocks(redis, jumping);
+        jumping.advance(LockoutPolicy.DEFAULT.window().plusMinutes(1));
+        assertThatThrownBy(() -> replica.recordFailure("alice", jumping.instant(), LockoutPolicy.DEFAULT))
+                .isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining("ahead");
+
+        assertThat(onTime.recordFailure("alice", Instant.now(), LockoutPolicy.DEFAULT).failuresInWindow())
+                .as("the first failure is still counted").isEqualTo(2);
     }
 
     private static Revocation sid(String sid, Instant at) {

@@ -74,8 +74,8 @@ final class ClockAgreement {
         nextCheck.set(System.nanoTime() + RECHECK_NANOS);
         if (earliest <= limit && latest >= -limit) {
             if (disagreement != null) {
-                LOG.info("event=clock-agrees-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions and revocations"
-                        + " are served again on this replica\"", store, offset, limit);
+                LOG.info("event=clock-agrees-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and"
+                        + " revocations are served again on this replica\"", store, offset, limit);
             }
             disagreement = null;
             return;
@@ -88,7 +88,7 @@ final class ClockAgreement {
         if (!wasAgreeing) {
             return; // logged when it began: a refusing replica measures on every request and must not flood the log
         }
-        LOG.error("event=clock-skew-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions and revocations are "
+        LOG.error("event=clock-skew-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and revocations are "
                 + "refused on this replica\" fix=\"synchronize the clocks of this host and of the Redis server (NTP)\"",
                 store, offset, limit);
     }

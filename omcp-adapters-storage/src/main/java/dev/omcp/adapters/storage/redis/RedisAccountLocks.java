@@ -3,6 +3,8 @@ package dev.omcp.adapters.storage.redis;
 import dev.omcp.ports.auth.AccountLocks;
 import dev.omcp.ports.auth.FailureOutcome;
 import dev.omcp.ports.auth.LockoutPolicy;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -65,13 +67,36 @@ public final class RedisAccountLocks implements AccountLocks {
             """;
 
     private final RedisConnection redis;
+    /** Empty for a store whose caller vouches for its clock (the one-argument constructor). */
+    private final Optional<ClockAgreement> clocks;
 
+    /**
+     * Locks judged by the times the caller passes, without comparing any clock with the server's: for
+     * a single replica, or a caller that checks its clocks itself.
+     */
     public RedisAccountLocks(RedisConnection redis) {
         this.redis = redis;
+        this.clocks = Optional.empty();
+    }
+
+    /**
+     * Locks of a replica whose times come from {@code clock}, which must stay within
+     * {@link RedisRevocationStore#MAX_CLOCK_OFFSET} of the Redis server's as the blocklist's does: a
+     * failure deletes the failures older than the window by that clock, and a lock ends by it, so a
+     * clock running ahead would erase the other replicas' recent failures and end their locks early.
+     * Measured now, before each failure recorded, and on reads every 30 s.
+     *
+     * @throws SharedStateUnavailableException when the server does not answer, or {@code clock} is too far from its clock
+     */
+    public RedisAccountLocks(RedisConnection redis, Clock clock) {
+        this.redis = redis;
+        this.clocks = Optional.of(new ClockAgreement(clock, redis::serverTime, redis.description()));
+        clocks.get().check();
     }
 
     @Override
     public Optional<Instant> lockedUntil(String account, Instant now) {
+        clocks.ifPresent(ClockAgreement::checkIfDue);
         String until = redis.execute(c -> c.hget(stateKey(account), "until"));
         if (until == null) {
             return Optional.empty();
@@ -87,6 +112,8 @@ public final class RedisAccountLocks implements AccountLocks {
 
     @Override
     public FailureOutcome recordFailure(String account, Instant now, LockoutPolicy policy) {
+        // measured each time, as before a revocation is added: recording deletes failures by this clock
+        clocks.ifPresent(ClockAgreement::check);
         List<String> keys = List.of(failuresKey(account), stateKey(account));
         List<String> args = List.of(
                 Long.toString(now.toEpochMilli()),
