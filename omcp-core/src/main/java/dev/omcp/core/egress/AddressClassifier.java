@@ -12,9 +12,18 @@ import java.util.Optional;
 final class AddressClassifier {
     private AddressClassifier() {}
 
-    static AddressClass classify(byte[] address, Nat64Prefixes nat64Prefixes) {
+    /**
+     * What an address is, and how an IPv6 address that carries an IPv4 one was read when its kind comes from that.
+     *
+     * @param kind the kind the rules judge
+     * @param carried how the IPv6 address carries an IPv4 one when {@code kind} comes from that (the IPv4 address's kind;
+     *     private for a local-use NAT64 address); empty when the address was judged as itself
+     */
+    record Classified(AddressClass kind, Optional<EmbeddedIpv4> carried) {}
+
+    static Classified classified(byte[] address, Nat64Prefixes nat64Prefixes) {
         if (address.length == 4) {
-            return ipv4(u(address[0]), u(address[1]), u(address[2]), u(address[3]));
+            return new Classified(ipv4(u(address[0]), u(address[1]), u(address[2]), u(address[3])), Optional.empty());
         }
         if (address.length == 16) {
             return ipv6(address, nat64Prefixes);
@@ -65,20 +74,24 @@ final class AddressClassifier {
                 || (a == 192 && b == 0 && c == 0 && d == 192); // Oracle Cloud (legacy)
     }
 
-    private static AddressClass ipv6(byte[] x, Nat64Prefixes nat64Prefixes) {
+    private static Classified ipv6(byte[] x, Nat64Prefixes nat64Prefixes) {
+        Optional<EmbeddedIpv4> embedded = Optional.empty();
+        AddressClass kind;
         if (isMetadata6(x)) {
-            return AddressClass.METADATA;
+            kind = AddressClass.METADATA;
+        } else if (allZero(x, 0, 16)) {
+            kind = AddressClass.UNSPECIFIED;
+        } else if (allZero(x, 0, 15) && x[15] == 1) {
+            kind = AddressClass.LOOPBACK;
+        } else {
+            embedded = EmbeddedIpv4.decode(x, nat64Prefixes);
+            kind = embedded.map(AddressClassifier::embedded).orElseGet(() -> ownIpv6(x));
         }
-        if (allZero(x, 0, 16)) {
-            return AddressClass.UNSPECIFIED;
-        }
-        if (allZero(x, 0, 15) && x[15] == 1) {
-            return AddressClass.LOOPBACK;
-        }
-        Optional<EmbeddedIpv4> embedded = EmbeddedIpv4.decode(x, nat64Prefixes);
-        if (embedded.isPresent()) {
-            return embedded(embedded.get());
-        }
+        return new Classified(kind, embedded);
+    }
+
+    /** The kind of an IPv6 address that carries no IPv4 one. */
+    private static AddressClass ownIpv6(byte[] x) {
         if (u(x[0]) == 0x20 && u(x[1]) == 0x01 && u(x[2]) == 0x0d && u(x[3]) == 0xb8) {
             return AddressClass.RESERVED; // 2001:db8::/32 documentation
         }
@@ -117,7 +130,7 @@ final class AddressClassifier {
         if (embedded.form() == EmbeddedIpv4.Form.NAT64_LOCAL_USE) {
             return AddressClass.PRIVATE;
         }
-        return classify(embedded.ipv4Bytes().orElseThrow(), Nat64Prefixes.none());
+        return classified(embedded.ipv4Bytes().orElseThrow(), Nat64Prefixes.none()).kind();
     }
 
     private static boolean allZero(byte[] x, int from, int to) {

@@ -1,5 +1,6 @@
 package dev.omcp.core.egress;
 
+import dev.omcp.core.embeddedipv4.EmbeddedIpv4;
 import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import dev.omcp.ports.egress.EgressPolicy;
 import dev.omcp.ports.egress.EgressVerdict;
@@ -12,7 +13,8 @@ import java.util.Set;
 
 /**
  * The egress rules of spec 5.9. Refusal reasons name the kind of address and the setting that
- * would change the answer; they never repeat the URL.
+ * would change the answer (for an address reached through NAT64 also the prefix and the IPv4
+ * address it leads to); they never repeat the URL.
  */
 public final class EgressRules implements EgressPolicy {
     private static final int MAX_URL_LENGTH = 2048;
@@ -121,15 +123,45 @@ public final class EgressRules implements EgressPolicy {
 
     @Override
     public EgressVerdict checkAddress(byte[] address) {
-        AddressClass kind = AddressClassifier.classify(address, nat64Prefixes);
+        AddressClassifier.Classified classified = AddressClassifier.classified(address, nat64Prefixes);
+        AddressClass kind = classified.kind();
         return switch (kind.rule()) {
             case ALLOWED -> EgressVerdict.allow();
             case OPT_IN -> allowPrivate
                     ? EgressVerdict.allow()
-                    : EgressVerdict.refuse("the backend address is " + kind.description()
+                    : EgressVerdict.refuse("the backend address is " + kind.description() + throughNat64(classified.carried())
                             + "; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
-            case NEVER -> EgressVerdict.refuse("the backend address is " + kind.description()
+            case NEVER -> EgressVerdict.refuse("the backend address is " + kind.description() + throughNat64(classified.carried())
                     + ", which is never allowed" + (kind == AddressClass.METADATA ? ", not even with OMCP_ALLOW_PRIVATE_BACKENDS" : ""));
         };
+    }
+
+    /**
+     * Why an IPv6 address reached through NAT64 is judged as it is: an operator who wrote an IPv6 URL, or whose DNS64
+     * answered one, sees only an address that looks public. Names the prefix and the IPv4 address (no secret, at most
+     * some 80 characters); the other forms that carry an IPv4 address show it in their usual spelling already.
+     */
+    private static String throughNat64(Optional<EmbeddedIpv4> carried) {
+        if (carried.isEmpty()) {
+            return "";
+        }
+        EmbeddedIpv4 embedded = carried.get();
+        return switch (embedded.form()) {
+            case NAT64 -> ": the IPv6 address leads through the NAT64 prefix " + embedded.nat64Prefix().orElseThrow()
+                    + " to the IPv4 address " + dotted(embedded.ipv4Bytes().orElseThrow());
+            case NAT64_LOCAL_USE -> ": the IPv6 address lies in the local-use NAT64 block 64:ff9b:1::/48 under none of "
+                    + "OMCP_NAT64_PREFIXES (list the translators' prefix there), so where it leads is unknown";
+            default -> "";
+        };
+    }
+
+    private static String dotted(byte[] ipv4) {
+        return (ipv4[0] & 0xFF) + "." + (ipv4[1] & 0xFF) + "." + (ipv4[2] & 0xFF) + "." + (ipv4[3] & 0xFF);
+    }
+
+    /** {@code privateBackendsAllowed=false nat64Prefixes=[2001:db8:64::/96]}: both settings that change a verdict. */
+    @Override
+    public String describe() {
+        return "privateBackendsAllowed=" + allowPrivate + " nat64Prefixes=" + nat64Prefixes;
     }
 }

@@ -193,6 +193,49 @@ class EgressRulesTest {
         assertThat(new EgressRules(false).checkHost("64:ff9b:1:a9fe:a9:fea9:fe00:0").allowed()).isFalse();
     }
 
+    @Test
+    void aRefusalThroughANat64Prefix_namesThePrefixAndTheIpv4AddressItLeadsTo() {
+        Nat64Prefixes operators = new Nat64Prefixes(List.of(prefix("2a01:4f8:64::/96"), prefix("2a02:c0:64::/48")));
+        EgressRules optedIn = new EgressRules(true, operators);
+        EgressRules strict = new EgressRules(false, operators);
+
+        // an IPv6 URL an operator reads as public: the reason says where it leads, and why that is refused
+        assertThat(reason(optedIn.checkUrl("http://[2a01:4f8:64::a9fe:a9fe]/"))).isEqualTo("the backend address is a cloud-metadata "
+                + "address: the IPv6 address leads through the NAT64 prefix 2a01:4f8:64::/96 to the IPv4 address 169.254.169.254, "
+                + "which is never allowed, not even with OMCP_ALLOW_PRIVATE_BACKENDS");
+        assertThat(reason(strict.checkHost("2a02:c0:64:a00:0:100::"))).isEqualTo("the backend address is a private address "
+                + "(RFC 1918, unique-local or shared CGNAT space): the IPv6 address leads through the NAT64 prefix 2a02:c0:64::/48 "
+                + "to the IPv4 address 10.0.0.1; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
+        assertThat(reason(optedIn.checkAddress(optedIn.literalAddress("64:ff9b::169.254.169.254").orElseThrow())))
+                .as("the well-known prefix too").contains("through the NAT64 prefix 64:ff9b::/96 to the IPv4 address 169.254.169.254");
+        assertThat(reason(strict.checkAddress(new byte[] {(byte) 169, (byte) 254, (byte) 169, (byte) 254})))
+                .as("an IPv4 address needs no such note").doesNotContain("NAT64");
+        assertThat(reason(strict.checkHost("fd00:ec2::254"))).as("no NAT64 form: nothing to explain").doesNotContain("NAT64");
+    }
+
+    @Test
+    void aLocalUseNat64AddressUnderNoListedPrefix_saysWhyItCountsAsPrivate() {
+        assertThat(reason(strict.checkHost("64:ff9b:1::a9fe:a9fe"))).startsWith("the backend address is a private address "
+                + "(RFC 1918, unique-local or shared CGNAT space): the IPv6 address lies in the local-use NAT64 block 64:ff9b:1::/48 "
+                + "under none of OMCP_NAT64_PREFIXES (list the translators' prefix there), so where it leads is unknown; set "
+                + "OMCP_ALLOW_PRIVATE_BACKENDS=true");
+    }
+
+    @Test
+    void describe_namesEveryRuleThatChangesAVerdict_soTwoGatewaysWithDifferentRulesCanBeTold() {
+        Nat64Prefixes one = new Nat64Prefixes(List.of(prefix("2a01:4f8:64::/96")));
+
+        assertThat(new EgressRules(true, one).describe()).isEqualTo("privateBackendsAllowed=true nat64Prefixes=[2a01:4f8:64::/96]");
+        assertThat(new EgressRules(false).describe()).isEqualTo("privateBackendsAllowed=false nat64Prefixes=[]");
+        assertThat(new EgressRules(true, one).describe()).isEqualTo(new EgressRules(true, new Nat64Prefixes(
+                List.of(prefix("2a01:4f8:64::/96")))).describe()).isNotEqualTo(new EgressRules(true).describe());
+    }
+
+    private static String reason(EgressVerdict verdict) {
+        assertThat(verdict).isInstanceOf(EgressVerdict.Refused.class);
+        return ((EgressVerdict.Refused) verdict).reason();
+    }
+
     private static Nat64Prefix prefix(String cidr) {
         int slash = cidr.indexOf('/');
         IpAddress address = IpAddress.parseOrError(cidr.substring(0, slash));

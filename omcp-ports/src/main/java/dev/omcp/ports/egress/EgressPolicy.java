@@ -52,4 +52,13 @@ public interface EgressPolicy {
 
     /** Whether {@code OMCP_ALLOW_PRIVATE_BACKENDS} opted in to private and loopback backends. */
     boolean privateBackendsAllowed();
+
+    /**
+     * The rules as one line of {@code name=value} text, for logs and for telling two policies apart: policies that
+     * describe themselves alike judge every URL, host and address alike. Bounded, and never a secret. The default names
+     * only {@link #privateBackendsAllowed()}; a policy with further settings that change a verdict names them too.
+     */
+    default String describe() {
+        return "privateBackendsAllowed=" + privateBackendsAllowed();
+    }
 }

@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BackendHostGuard {
     private static final Logger LOG = LoggerFactory.getLogger(BackendHostGuard.class);
+    /** Room for the core's rules with 16 NAT64 prefixes of the longest spelling, which {@link LogField}'s default would cut. */
+    private static final int MAX_RULES_CHARS = 1000;
     private static final AtomicReference<EgressPolicy> POLICY = new AtomicReference<>();
     private static final Set<String> HOSTS = ConcurrentHashMap.newKeySet();
     private static final AtomicReference<InetAddressResolver> BUILTIN = new AtomicReference<>();
@@ -39,16 +41,18 @@ public final class BackendHostGuard {
     /**
      * Installs the rules every backend resolution in the JVM is filtered through, replacing any
      * installed before. Called once by the launcher. Several gateways in one JVM share them: rules
-     * that differ from the installed ones in whether private backends are allowed are logged as a
-     * warning, since the other gateway's backend names are then judged by them too.
+     * that differ from the installed ones ({@link EgressPolicy#describe()}: whether private backends
+     * are allowed, the NAT64 prefixes) are logged as a warning, since the other gateway's backend
+     * names are then judged by them too.
      */
     public static void install(EgressPolicy policy) {
         Objects.requireNonNull(policy, "policy");
         EgressPolicy previous = POLICY.getAndSet(policy);
-        if (previous != null && previous.privateBackendsAllowed() != policy.privateBackendsAllowed()) {
-            LOG.warn("event=egress-rules-replaced privateBackendsAllowed={} before={} effect=\"every backend name resolved in this "
-                    + "JVM is judged by the new rules, those of any other gateway in it too\"", policy.privateBackendsAllowed(),
-                    previous.privateBackendsAllowed());
+        if (previous != null && !previous.describe().equals(policy.describe())) {
+            // an embedder's policy describes itself: quoted and escaped, though never a secret
+            LOG.warn("event=egress-rules-replaced rules=\"{}\" before=\"{}\" effect=\"every backend name resolved in this JVM is "
+                    + "judged by the new rules, those of any other gateway in it too\"", LogField.of(policy.describe(), MAX_RULES_CHARS),
+                    LogField.of(previous.describe(), MAX_RULES_CHARS));
         }
     }
 

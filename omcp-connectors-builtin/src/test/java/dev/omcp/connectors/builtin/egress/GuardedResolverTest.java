@@ -83,11 +83,51 @@ class GuardedResolverTest {
 
             assertThat(events.list).singleElement().satisfies(e -> {
                 assertThat(e.getLevel()).isEqualTo(Level.WARN);
-                assertThat(e.getFormattedMessage()).startsWith("event=egress-rules-replaced privateBackendsAllowed=false before=true");
+                assertThat(e.getFormattedMessage()).startsWith("event=egress-rules-replaced rules=\"privateBackendsAllowed=false\" "
+                        + "before=\"privateBackendsAllowed=true\"");
             });
         } finally {
             BackendHostGuard.install(new TestContexts.LoopbackPolicy());
             logger.detachAppender(events);
+        }
+    }
+
+    @Test
+    void rulesThatDifferOnlyInWhatTheyDescribe_likeNat64Prefixes_replacingTheInstalledOnes_areLogged() {
+        // the same answer on private backends, another OMCP_NAT64_PREFIXES: the first gateway's IPv6 backends are judged anew
+        Logger logger = (Logger) LoggerFactory.getLogger(BackendHostGuard.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        BackendHostGuard.install(new Described("privateBackendsAllowed=true nat64Prefixes=[2001:db8:64::/96]"));
+        logger.addAppender(events);
+        try {
+            BackendHostGuard.install(new Described("privateBackendsAllowed=true nat64Prefixes=[2001:db8:64::/96]"));
+            assertThat(events.list).as("the same rules again").isEmpty();
+
+            BackendHostGuard.install(new Described("privateBackendsAllowed=true nat64Prefixes=[]"));
+
+            assertThat(events.list).singleElement().satisfies(e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getFormattedMessage()).startsWith("event=egress-rules-replaced rules=\"privateBackendsAllowed=true "
+                        + "nat64Prefixes=[]\" before=\"privateBackendsAllowed=true nat64Prefixes=[2001:db8:64::/96]\" effect=");
+            });
+        } finally {
+            BackendHostGuard.install(new TestContexts.LoopbackPolicy());
+            logger.detachAppender(events);
+        }
+    }
+
+    /** Loopback rules that describe themselves as told, as rules with further settings do. */
+    private static final class Described extends TestContexts.LoopbackPolicy {
+        private final String description;
+
+        Described(String description) {
+            this.description = description;
+        }
+
+        @Override
+        public String describe() {
+            return description;
         }
     }
 
