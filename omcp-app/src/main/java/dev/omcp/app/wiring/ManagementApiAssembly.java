@@ -7,6 +7,7 @@ import dev.omcp.adapters.http.settings.SettingsRoutes;
 import dev.omcp.adapters.http.tools.ToolRoutes;
 import dev.omcp.adapters.storage.postmortems.JsonlPostmortemStore;
 import dev.omcp.app.settings.Settings;
+import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.core.management.HistorySparklines;
 import dev.omcp.core.management.RuntimeSettings;
@@ -19,6 +20,7 @@ import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.text.LogField;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -84,6 +86,8 @@ final class ManagementApiAssembly {
                 .add("toolSourceTimeoutSeconds", settings.tools().perSourceTimeout().toSeconds())
                 .add("toolDeadlineSeconds", settings.tools().deadline().toSeconds())
                 .add("allowPrivateBackends", settings.connectors().allowPrivateBackends())
+                // as the egress refusals spell them (RFC 5952), so an admin can match one with the other
+                .add("nat64Prefixes", nat64Prefixes(settings.connectors().nat64Prefixes()))
                 .add("auditPersisted", auditPersisted)
                 .add("auditFsync", settings.audit().fsync().name().toLowerCase(java.util.Locale.ROOT))
                 // spec 5.8: strict mode implies verification, whatever VERIFY_PLUGINS says
@@ -93,5 +97,11 @@ final class ManagementApiAssembly {
                 .add("hookMode", settings.plugins().hookMode().orElse("per-hook"))
                 .add("postmortemsPersisted", true)
                 .build();
+    }
+
+    private static JsonArrayBuilder nat64Prefixes(Nat64Prefixes prefixes) {
+        JsonArrayBuilder out = Jsonp.array();
+        prefixes.prefixes().forEach(prefix -> out.add(prefix.toString()));
+        return out;
     }
 }

@@ -3,6 +3,7 @@ package dev.omcp.app.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.settings.SettingsReader;
+import jakarta.json.JsonString;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -27,5 +28,18 @@ class FixedSettingsTest {
         assertThat(ManagementApiAssembly.fixedSettings(strict, false).getBoolean("pluginVerification")).isTrue();
         var optedOut = SettingsReader.read(Map.of("VERIFY_PLUGINS", "no"));
         assertThat(ManagementApiAssembly.fixedSettings(optedOut, false).getBoolean("pluginVerification")).isFalse();
+    }
+
+    /**
+     * The NAT64 prefixes decide, beside allowPrivateBackends, which IPv6 backends the egress rules refuse: an admin who
+     * reads why one was refused sees the prefixes the gateway runs with, as it writes them in its refusals.
+     */
+    @Test
+    void nat64Prefixes_areShownBesideAllowPrivateBackends_asTheGatewayReadThem() throws Exception {
+        var listed = SettingsReader.read(Map.of("OMCP_NAT64_PREFIXES", "2001:DB8:64:0::/96, 2001:db8:100::/40"));
+        assertThat(ManagementApiAssembly.fixedSettings(listed, false).getJsonArray("nat64Prefixes").getValuesAs(JsonString::getString))
+                .containsExactly("2001:db8:64::/96", "2001:db8:100::/40");
+        var none = SettingsReader.read(Map.of());
+        assertThat(ManagementApiAssembly.fixedSettings(none, false).getJsonArray("nat64Prefixes")).isEmpty();
     }
 }
