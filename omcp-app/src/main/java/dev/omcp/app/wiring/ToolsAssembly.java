@@ -161,7 +161,10 @@ final class ToolsAssembly implements AutoCloseable {
         return toolkit;
     }
 
-    /** spec 2.10 {@code catalogConfigured}: a catalog file was loaded and lists at least one service. */
+    /**
+     * spec 2.10 {@code catalogConfigured}: {@code OMCP_SERVICE_CATALOG_FILE} is set and the file was read, even when it
+     * lists no service yet; a missing file is not (it was not read, and the start-up log says so).
+     */
     boolean catalogConfigured() {
         return toolkit.catalog().configured();
     }

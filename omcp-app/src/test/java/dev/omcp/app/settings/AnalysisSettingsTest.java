@@ -106,6 +106,18 @@ class AnalysisSettingsTest {
     }
 
     @Test
+    void aCatalogFileThatListsNoService_isLoaded_andCountsAsConfigured() throws Exception {
+        // spec 2.10 catalogConfigured: the setting is set and the file was read, whatever it lists so far
+        files.put(Path.of("/etc/omcp/empty.json"), "{\"services\": {}}");
+
+        var catalog = read("OMCP_SERVICE_CATALOG_FILE", "/etc/omcp/empty.json").catalog();
+
+        assertThat(catalog).isInstanceOf(AnalysisSettings.CatalogFile.Loaded.class);
+        assertThat(catalog.catalogOrEmpty().configured()).isTrue();
+        assertThat(catalog.catalogOrEmpty().size()).isZero();
+    }
+
+    @Test
     void aMissingCatalogFile_meansNoEnrichment_notAnInvalidSetting() throws Exception {
         // spec 2.11: a missing file means an empty catalog and no enrichment
         var catalog = read("OMCP_SERVICE_CATALOG_FILE", "/etc/omcp/absent.json").catalog();

@@ -13,11 +13,14 @@ import java.util.Optional;
  * and further fields per service, attached to tool results as {@code .catalog}. Immutable.
  */
 public final class ServiceCatalog {
-    private static final ServiceCatalog EMPTY = new ServiceCatalog(Map.of());
+    private static final ServiceCatalog EMPTY = new ServiceCatalog(Map.of(), false);
     private final Map<String, JsonObject> entries;
+    /** Read from a document, as opposed to {@link #empty()}: what spec 2.10 calls configured. */
+    private final boolean read;
 
-    private ServiceCatalog(Map<String, JsonObject> entries) {
+    private ServiceCatalog(Map<String, JsonObject> entries, boolean read) {
         this.entries = Map.copyOf(entries);
+        this.read = read;
     }
 
     /**
@@ -85,7 +88,7 @@ public final class ServiceCatalog {
         } else {
             problems.add("the catalog needs a \"services\" object (name to fields) or array (objects with \"name\")");
         }
-        return problems.isEmpty() ? new Parsed.Loaded(new ServiceCatalog(entries)) : new Parsed.Rejected(problems);
+        return problems.isEmpty() ? new Parsed.Loaded(new ServiceCatalog(entries, true)) : new Parsed.Rejected(problems);
     }
 
     /**
@@ -109,9 +112,13 @@ public final class ServiceCatalog {
         return namespaced.size() == 1 ? Optional.of(namespaced.getFirst()) : Optional.empty();
     }
 
-    /** Whether any service is listed. */
+    /**
+     * Whether this catalog was read from a document ({@link #parse}), though it may list no service yet; false for
+     * {@link #empty()}, the catalog of a gateway that has none (spec 2.10 {@code catalogConfigured}). An operator who
+     * set the catalog file and sees it read should not be told that no catalog is configured.
+     */
     public boolean configured() {
-        return !entries.isEmpty();
+        return read;
     }
 
     public int size() {

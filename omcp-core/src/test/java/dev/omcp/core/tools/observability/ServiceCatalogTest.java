@@ -17,6 +17,18 @@ class ServiceCatalogTest {
         return catalog.entry(service).map(e -> e.getString("owner")).orElse("(none)");
     }
 
+    /**
+     * Spec 2.10 catalogConfigured: an operator who set OMCP_SERVICE_CATALOG_FILE to a catalog that lists no service yet (in
+     * either form) configured one, and the gateway read it; "false" would send them looking for a setting that took.
+     */
+    @Test
+    void aCatalogThatWasReadIsConfigured_evenWhenItListsNoService_butNoCatalogIsNot() {
+        assertThat(catalog("{\"services\":{}}").configured()).isTrue();
+        assertThat(catalog("{\"services\":[]}").configured()).isTrue();
+        assertThat(catalog("{\"services\":{}}").size()).isZero();
+        assertThat(ServiceCatalog.empty().configured()).isFalse();
+    }
+
     @Test
     void aNamespacedName_findsTheEntryOfItsBareName_andAnExactEntryWins() {
         ServiceCatalog c = catalog("{\"services\":{\"payments\":{\"owner\":\"team-payments\"},\"billing/payments\":{\"owner\":\"team-billing\"}}}");

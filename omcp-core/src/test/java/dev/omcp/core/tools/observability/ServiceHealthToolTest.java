@@ -434,6 +434,18 @@ class ServiceHealthToolTest {
     }
 
     @Test
+    void noCatalogMemberIsAttachedForAServiceTheCatalogDoesNotList() {
+        // spec 2.11 enriches listed services only: an empty or made-up .catalog would read as the operator's word
+        FakeMetricsBackend prom = healthy("prom", "checkout");
+        ServiceCatalog catalog = ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(Jsonp.reader(
+                "{\"services\":[{\"name\":\"payments\",\"owner\":\"team-pay\"}]}").readObject())).catalog();
+        JsonObject result = ToolHarness.ok(tool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).catalog(catalog)),
+                "{\"service\":\"checkout\"}");
+        assertThat(result.getJsonArray("signals")).as("the health is still answered").isNotEmpty();
+        assertThat(result.containsKey("catalog")).isFalse();
+    }
+
+    @Test
     void aWindowOutsideTwoMinutesToOneDayIsRefusedWithTheAllowedRange() {
         ServiceHealthTool tool = tool(new InMemorySources());
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"1m\"}")).contains("window 1m is outside 2m..1d");
