@@ -23,7 +23,10 @@ public record Nat64Prefix(long hi, long lo, int length) {
     private static final long LOW_32 = 0xFFFF_FFFFL;
     private static final long WELL_KNOWN_HI = 0x0064_ff9b_0000_0000L;
     private static final long LOCAL_USE_HI = 0x0064_ff9b_0001_0000L;
-    /** The IPv6 forms that carry an IPv4 address by a rule of their own; a configured prefix over them would hide it. */
+    /**
+     * The IPv6 forms that carry an IPv4 address by a rule of their own, and the blocks no translator's prefix lies in; a
+     * configured prefix over them would hide what the gateway reads there.
+     */
     private static final List<Fixed> FIXED = List.of(
             new Fixed(0, 0, 96, "the IPv4-compatible form ::/96"),
             new Fixed(0, 0x0000_ffff_0000_0000L, 96, "the IPv4-mapped form ::ffff:0:0/96"),
@@ -32,7 +35,10 @@ public record Nat64Prefix(long hi, long lo, int length) {
             new Fixed(LOCAL_USE_HI, 0, 48, "the local-use NAT64 block 64:ff9b:1::/48"),
             new Fixed(WELL_KNOWN_HI, 0, 96, "the well-known NAT64 prefix 64:ff9b::/96"),
             new Fixed(0x2002L << 48, 0, 16, "the 6to4 block 2002::/16"),
-            new Fixed(0x2001_0000L << 32, 0, 32, "the Teredo block 2001::/32"));
+            new Fixed(0x2001_0000L << 32, 0, 32, "the Teredo block 2001::/32"),
+            // no translator's prefix: a mistyped one would have link-local and multicast addresses judged as IPv4 ones
+            new Fixed(0xfe80L << 48, 0, 10, "the link-local block fe80::/10"),
+            new Fixed(0xff00L << 48, 0, 8, "the multicast block ff00::/8"));
 
     /** {@code 64:ff9b::/96}, the well-known prefix (RFC 6052 section 2.1). */
     public static final Nat64Prefix WELL_KNOWN = new Nat64Prefix(WELL_KNOWN_HI, 0, 96);

@@ -59,6 +59,9 @@ class Nat64PrefixTest {
             2002:a00::/32     | overlaps the 6to4 block
             2001::/32         | overlaps the Teredo block
             2001:0:4136::/48  | overlaps the Teredo block
+            fe80::/32         | overlaps the link-local block fe80::/10
+            febf:1::/48       | overlaps the link-local block fe80::/10
+            ff02::/32         | overlaps the multicast block ff00::/8
             """)
     void aPrefixOverAFormReadByItsOwnRule_isRefused(String cidr, String reason) {
         assertThatThrownBy(() -> prefix(cidr)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reason);
