@@ -50,6 +50,10 @@ final class ServiceListings {
     /** The listings of {@code listing} within {@code overall}, as the sources answered them but for such names. */
     static Gathered<List<ServiceInfo>> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing,
             Duration overall) {
+        if (listing.stream().allMatch(Bound::builtin)) {
+            // the usual case, on list_services' hot path: builtin connectors keep their own rule, nothing to look up
+            return Gathered.from(toolkit, listing, ServiceListingCapability::listServices, overall);
+        }
         List<Bound<MetricDiscoveryCapability>> discovering = toolkit.sources().with(MetricDiscoveryCapability.class, principal);
         List<Bound<Checked>> checked = new ArrayList<>();
         for (Bound<ServiceListingCapability> b : listing) {
