@@ -4,34 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.adapters.storage.TestClock;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ClockAgreementTest {
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-    private final AtomicReference<Instant> replica = new AtomicReference<>(T0);
-    private final Clock replicaClock = new Clock() {
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return replica.get();
-        }
-    };
-    private final ClockAgreement agreement = new ClockAgreement(replicaClock, () -> T0, "redis://127.0.0.1:6390");
+    private final TestClock replica = new TestClock(T0);
+    private final ClockAgreement agreement = new ClockAgreement(replica, () -> T0, "redis://127.0.0.1:6390");
 
     @Test
     void aClockWithinTheLimit_passesEitherWay() {
@@ -76,25 +58,8 @@ class ClockAgreementTest {
     void aSlowRoundTrip_doesNotMakeAnAgreeingClockLookOff() {
         // the store reads its clock (T0) as the request arrives and its answer takes 40 s to come back: this replica's
         // clock agrees with the store's, it is only read 40 s later
-        java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
-        Clock agreeing = new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return answered.get() ? T0.plusSeconds(40) : T0;
-            }
-        };
-        ClockAgreement slow = new ClockAgreement(agreeing, () -> {
-            answered.set(true);
+        ClockAgreement slow = new ClockAgreement(replica, () -> {
+            replica.advance(Duration.ofSeconds(40));
             return T0;
         }, "redis://127.0.0.1:6390");
 
