@@ -524,25 +524,45 @@ public final class WebSocketTransport {
                 return false;
             }
         }
-        Semaphore taken = place;
+        PlaceInFlight taken = new PlaceInFlight(place);
         inFlightTracker.enter();
         try {
             Thread.ofVirtual().name("omcp-ws-message").start(() -> {
                 try {
-                    handle(ctx, principal, state, message);
+                    handle(ctx, principal, state, message, taken);
                 } finally {
-                    taken.release();
+                    taken.free();
                     // the answer is queued before the close frame a draining socket now gets
                     handled(ctx, state);
                     inFlightTracker.exit();
                 }
             });
         } catch (RuntimeException | Error e) {
-            taken.release();
+            taken.free();
             inFlightTracker.exit();
             throw e;
         }
         return true;
+    }
+
+    /**
+     * A message's place among those in flight, freed once: before its answer is sent, so a client that
+     * sends its next requests as soon as it reads the answer never finds the place still taken (it was
+     * refused with -32002 when it did), and at the latest when the message is done.
+     */
+    private static final class PlaceInFlight {
+        private final Semaphore places;
+        private final AtomicBoolean freed = new AtomicBoolean();
+
+        PlaceInFlight(Semaphore places) {
+            this.places = places;
+        }
+
+        void free() {
+            if (freed.compareAndSet(false, true)) {
+                places.release();
+            }
+        }
     }
 
     /**
@@ -843,7 +863,7 @@ public final class WebSocketTransport {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
-    private void handle(WsContext ctx, Principal principal, ConnectionState state, String message) {
+    private void handle(WsContext ctx, Principal principal, ConnectionState state, String message, PlaceInFlight place) {
         McpOutbound outbound = frame -> send(ctx, state, frame.toString());
         McpInbound inbound = new McpInbound(
                 principal, Optional.ofNullable(state.sessionId.get()), Optional.empty(), message, McpTransport.WEBSOCKET);
@@ -873,10 +893,12 @@ public final class WebSocketTransport {
                         closeQuietly(attached);
                     }
                 });
+                place.free();
                 send(ctx, state, response.json());
             }
             case McpReply.Refused refused -> {
                 metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.of(refused.refusal()));
+                place.free();
                 if (answersRefusal(refused, message)) {
                     send(ctx, state, refused.body().toString());
                 }
