@@ -40,38 +40,44 @@ class McpSdkClientSystemTest {
         Path script = Path.of(McpSdkClientSystemTest.class.getResource("/sdk-client/every-tool-through-the-sdk.mjs").toURI());
         Path sdk = ConformanceNode.module("@modelcontextprotocol/sdk");
         try (LauncherProcess launcher = LauncherProcess.start(Map.of(), "demo")) {
-            int port = launcher.awaitPort(Duration.ofSeconds(60));
-            ConformanceNode.Result run = ConformanceNode.run(List.of(script.toString(), sdk.toString(),
-                    "http://127.0.0.1:" + port + "/mcp", "ws://127.0.0.1:" + port + "/mcp/ws"), Duration.ofMinutes(2));
-            assertThat(run.exitCode()).as("the SDK script failed:\n%s", run.output()).isZero();
-            JsonNode report = new ObjectMapper().readTree(run.stdout());
-            String sdkVersion = report.path("sdkVersion").asText();
-            JsonNode http = report.path("http");
-            JsonNode webSocket = report.path("webSocket");
-            assertThat(http.path("connected").asBoolean()).as("SDK %s over Streamable HTTP: %s", sdkVersion, http).isTrue();
-            assertThat(webSocket.path("connected").asBoolean()).as("SDK %s over WebSocket: %s", sdkVersion, webSocket).isTrue();
+            try {
+                int port = launcher.awaitPort(Duration.ofSeconds(60));
+                ConformanceNode.Result run = ConformanceNode.run(List.of(script.toString(), sdk.toString(),
+                        "http://127.0.0.1:" + port + "/mcp", "ws://127.0.0.1:" + port + "/mcp/ws"), Duration.ofMinutes(2));
+                assertThat(run.exitCode()).as("the SDK script failed:\n%s", run.output()).isZero();
+                JsonNode report = new ObjectMapper().readTree(run.stdout());
+                String sdkVersion = report.path("sdkVersion").asText();
+                JsonNode http = report.path("http");
+                JsonNode webSocket = report.path("webSocket");
+                assertThat(http.path("connected").asBoolean()).as("SDK %s over Streamable HTTP: %s", sdkVersion, http).isTrue();
+                assertThat(webSocket.path("connected").asBoolean()).as("SDK %s over WebSocket: %s", sdkVersion, webSocket).isTrue();
 
-            // softly: a defect shows with every other one the same run found
-            SoftAssertions.assertSoftly(softly -> {
-                softly.assertThat(rejected(http.path("calls"))).as("calls the MCP TypeScript SDK %s threw on over Streamable HTTP",
-                        sdkVersion).isEmpty();
-                softly.assertThat(rejected(webSocket.path("calls"))).as("calls the MCP TypeScript SDK %s threw on over WebSocket",
-                        sdkVersion).isEmpty();
-                softly.assertThat(http.path("strictCompileFailures")).as("schemas ajv refuses in strict mode").isEmpty();
-                softly.assertThat(names(http.path("tools"))).containsExactlyInAnyOrderElementsOf(TWELVE_TOOLS);
-                softly.assertThat(names(webSocket.path("tools"))).containsExactlyInAnyOrderElementsOf(TWELVE_TOOLS);
-                softly.assertThat(list(http.path("tools"))).as("tools with an outputSchema")
-                        .allSatisfy(tool -> assertThat(tool.path("hasOutputSchema").asBoolean()).as(tool.toString()).isTrue());
-                softly.assertThat(http.path("nextCursor").isNull()).as("all twelve tools on one page").isTrue();
+                // softly: a defect shows with every other one the same run found
+                SoftAssertions.assertSoftly(softly -> {
+                    softly.assertThat(rejected(http.path("calls"))).as("calls the MCP TypeScript SDK %s threw on over Streamable HTTP",
+                            sdkVersion).isEmpty();
+                    softly.assertThat(rejected(webSocket.path("calls"))).as("calls the MCP TypeScript SDK %s threw on over WebSocket",
+                            sdkVersion).isEmpty();
+                    softly.assertThat(http.path("strictCompileFailures")).as("schemas ajv refuses in strict mode").isEmpty();
+                    softly.assertThat(names(http.path("tools"))).containsExactlyInAnyOrderElementsOf(TWELVE_TOOLS);
+                    softly.assertThat(names(webSocket.path("tools"))).containsExactlyInAnyOrderElementsOf(TWELVE_TOOLS);
+                    softly.assertThat(list(http.path("tools"))).as("tools with an outputSchema")
+                            .allSatisfy(tool -> assertThat(tool.path("hasOutputSchema").asBoolean()).as(tool.toString()).isTrue());
+                    softly.assertThat(http.path("nextCursor").isNull()).as("all twelve tools on one page").isTrue();
 
-                List<JsonNode> calls = list(http.path("calls"));
-                softly.assertThat(calls.stream().filter(call -> call.path("accepted").asBoolean() && !call.path("isError").asBoolean())
-                        .map(call -> call.path("tool").asText()).distinct().toList())
-                        .as("tools that answered without isError").containsAll(TWELVE_TOOLS);
-                softly.assertThat(calls).filteredOn(call -> ARGUMENT_ERRORS.contains(call.path("label").asText()))
-                        .hasSize(ARGUMENT_ERRORS.size())
-                        .allSatisfy(call -> assertThat(call.path("isError").asBoolean()).as(call.toString()).isTrue());
-            });
+                    List<JsonNode> calls = list(http.path("calls"));
+                    softly.assertThat(calls.stream().filter(call -> call.path("accepted").asBoolean() && !call.path("isError").asBoolean())
+                            .map(call -> call.path("tool").asText()).distinct().toList())
+                            .as("tools that answered without isError").containsAll(TWELVE_TOOLS);
+                    softly.assertThat(calls).filteredOn(call -> ARGUMENT_ERRORS.contains(call.path("label").asText()))
+                            .hasSize(ARGUMENT_ERRORS.size())
+                            .allSatisfy(call -> assertThat(call.path("isError").asBoolean()).as(call.toString()).isTrue());
+                });
+            } finally {
+                // SIGTERM, not the SIGKILL of close(): the demo removes its working directory only when it is let stop
+                launcher.terminate();
+                launcher.awaitExit(Duration.ofSeconds(30));
+            }
         }
     }
 
