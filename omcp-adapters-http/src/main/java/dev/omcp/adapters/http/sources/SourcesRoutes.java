@@ -359,9 +359,12 @@ public final class SourcesRoutes implements HttpModule {
         if (name.isEmpty() && !body.containsKey("name") && pathName.isPresent()) {
             name = pathName;
         }
-        if (wrongTypes.isEmpty() && (name.isEmpty() || type.isEmpty())) {
+        // left out, not of the wrong type (said above): one problem does not hide another
+        boolean nameLeftOut = name.isEmpty() && !body.containsKey("name");
+        if (nameLeftOut || !body.containsKey("type")) {
             problems.add("'name' and 'type' are required strings");
-        } else if (name.isPresent() && !SourceConfig.isValidName(name.get())) {
+        }
+        if (name.isPresent() && !SourceConfig.isValidName(name.get())) {
             // refused here, bounded, before the core could quote it in a message (a PUT's rename refusal)
             problems.add("name: '" + JsonpExchange.printable(name.get()) + "' is not a source name (" + SourceConfig.NAME_RULE + ")");
         }

@@ -296,6 +296,23 @@ class SourcesRoutesIT {
     }
 
     @Test
+    void aFieldOfTheWrongJsonType_hidesNeitherTheOtherRequiredField_norAnInvalidName() throws Exception {
+        // the listing is of every problem: a name of the wrong type does not make a missing type go unsaid
+        for (String body : List.of("{\"name\":0}", "{\"type\":0}", "{\"name\":[\"a\"],\"url\":\"https://a.example.com\"}")) {
+            HttpResponse<String> r = call("POST", "/api/sources", body);
+            assertThat(r.statusCode()).as(body).isEqualTo(400);
+            List<String> errors = json(r).getJsonArray("errors").getValuesAs(jakarta.json.JsonString::getString);
+            assertThat(errors).as(body).contains("'name' and 'type' are required strings")
+                    .anySatisfy(e -> assertThat(e).endsWith("must be a string"));
+        }
+        HttpResponse<String> r = call("POST", "/api/sources", "{\"name\":\"Not A Name\"}");
+        assertThat(json(r).getJsonArray("errors").getValuesAs(jakarta.json.JsonString::getString))
+                .contains("'name' and 'type' are required strings")
+                .anySatisfy(e -> assertThat(e).startsWith("name: 'Not A Name' is not a source name"));
+        assertThat(sources.calls).isZero();
+    }
+
+    @Test
     void bodiesFollowTheManagementApiRules_mediaTypeDuplicateKeysAndDepth() throws Exception {
         String valid = "{\"name\":\"a\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}";
         for (String method : List.of("POST /api/sources", "POST /api/sources/test", "PUT /api/sources/a")) {
