@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.sdk.text.BackendText;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -57,7 +58,13 @@ record PackageMarker(String name, String manifest, String main) {
         if (!"connector".equals(marker.path("kind").asText(""))) {
             return new Read.NotAConnector("observabilityMcp.kind is '" + quoted(marker.path("kind").asText("")) + "', not 'connector'");
         }
-        String name = marker.path("name").asText("");
+        JsonNode nameNode = marker.path("name");
+        if (!nameNode.isMissingNode() && !nameNode.isTextual()) {
+            // asText would make {"name": 5} the connector "5": a name is a string, never read from another type
+            return new Read.Invalid("", "package.json: observabilityMcp.name must be a string, not " + nameNode.getNodeType()
+                    .name().toLowerCase(Locale.ROOT) + "; name the connector, for example \"name\": \"tempo\"");
+        }
+        String name = nameNode.asText("");
         if (!NAME.matcher(name).matches()) {
             // not the candidate's name either: the plugin is listed and logged under its directory's name
             return new Read.Invalid("", "package.json: observabilityMcp.name '" + quoted(name)

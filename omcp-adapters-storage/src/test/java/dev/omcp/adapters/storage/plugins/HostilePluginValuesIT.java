@@ -63,6 +63,20 @@ class HostilePluginValuesIT {
     }
 
     @Test
+    void aMarkerNameThatIsNoJsonString_isRefused_notReadAsTheTextOfTheNumber() throws IOException {
+        // {"name": 5} was the connector "5", {"name": true} the connector "true": a name is a string, never guessed from another type
+        for (String name : List.of("5", "true", "1.0")) {
+            Path root = Files.createDirectories(plugins.resolve("tempo"));
+            Files.writeString(root.resolve("package.json"), "{\"main\": \"x.jar\", \"observabilityMcp\": {\"kind\": \"connector\","
+                    + " \"name\": " + name + ", \"manifest\": \"manifest.json\"}}");
+            PluginCandidate candidate = only();
+            assertThat(candidate.name()).as(name).isEqualTo("tempo");
+            assertThat(candidate.problems().getFirst()).as(name)
+                    .startsWith("package.json: observabilityMcp.name must be a string");
+        }
+    }
+
+    @Test
     void aHugeOrMultiLineMainOrManifestPath_isRefusedQuotedOnOneShortLine() throws IOException {
         packageJson("tempo", "../x\\n" + "z".repeat(30_000) + ".jar", "connector", "tempo", "../m\\n" + "q".repeat(30_000));
         PluginCandidate candidate = only();
