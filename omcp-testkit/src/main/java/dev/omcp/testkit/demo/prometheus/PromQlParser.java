@@ -154,11 +154,16 @@ final class PromQlParser {
             expr = new Expr.Selector(selector.matchers(), range, selector.offsetMillis());
         }
         // 'offset' and '@' in either order, each at most once, as Prometheus reads them
+        boolean offsetGiven = false;
         for (int modifiers = 0; modifiers < 2; modifiers++) {
             if (cursor.keyword("offset") != null) {
                 if (!(expr instanceof Expr.Selector selector)) {
                     throw new PromQlException("parse error: offset modifier must be preceded by a selector");
                 }
+                if (offsetGiven) {
+                    throw new PromQlException("parse error: offset may not be set multiple times");
+                }
+                offsetGiven = true;
                 expr = new Expr.Selector(selector.matchers(), selector.rangeMillis(), cursor.durationMillis(), selector.at());
             } else if (cursor.symbol("@") != null) {
                 if (!(expr instanceof Expr.Selector selector) || !(selector.at() instanceof Expr.At.Step)) {

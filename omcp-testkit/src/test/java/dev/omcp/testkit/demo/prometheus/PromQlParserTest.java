@@ -1,6 +1,7 @@
 package dev.omcp.testkit.demo.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,5 +44,13 @@ class PromQlParserTest {
             });
         });
         assertThat(PromQlParser.parse("a @ 1700000000").toString()).contains("Fixed[millis=1700000000000]");
+    }
+
+    @Test
+    void aModifierGivenTwice_isAParseError_asInPrometheus_notTheLastOneWinning() {
+        // a query the fake answered would fail against a real Prometheus: the demo must not hide such a query
+        for (String query : new String[] {"a offset 1m offset 2m", "a[5m] offset 1m @ end() offset 2m", "a @ start() @ end()"}) {
+            assertThatThrownBy(() -> PromQlParser.parse(query)).as(query).isInstanceOf(PromQlException.class);
+        }
     }
 }
