@@ -511,7 +511,6 @@ public final class JsonSchemaValidator {
         return value.toString();
     }
 
-    /** A member name for a message path: whole up to {@value #MAX_QUOTED_NAME} characters, else its start and "...". */
     /**
      * A member name as a message may show it: at most {@link #MAX_QUOTED_NAME} characters, control,
      * format and line-separator characters as {@code ?} (a bidi override would reorder the message
