@@ -81,7 +81,7 @@ class SharedStoreClockAgreementIT {
     }
 
     @Test
-    void aReplicaWithinAMinuteOfTheServer_starts() {
+    void aReplicaWithinTheClockLimitOfTheServer_starts() {
         Clock ahead = Clock.offset(Clock.systemUTC(), RedisRevocationStore.MAX_CLOCK_OFFSET.minusSeconds(5));
         RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, ahead);
 
@@ -108,6 +108,22 @@ class SharedStoreClockAgreementIT {
 
         jumping.set(Instant.now());
         assertThat(replica.lookup("stolen", "victor").sessionRevoked()).as("back in agreement, it works again").isTrue();
+    }
+
+    /**
+     * An NTP step back of minutes would let this replica accept sessions whose entries another replica
+     * has deleted; the next read measures again rather than going by a measurement up to 30 s old.
+     */
+    @Test
+    void aClockThatStepsBack_isRefusedAtTheNextRead_notUpTo30sLater() {
+        ManualClock stepping = new ManualClock(Instant.now());
+        RedisRevocationStore replica = new RedisRevocationStore(redis, LIFETIME, 1000, stepping);
+        assertThat(replica.lookup("any", "victor").sessionRevoked()).isFalse();
+
+        stepping.set(Instant.now().minus(Duration.ofMinutes(7)));
+
+        assertThatThrownBy(() -> replica.lookup("any", "victor")).isInstanceOf(SharedStateUnavailableException.class)
+                .hasMessageContaining("behind");
     }
 
     /**

@@ -4,7 +4,8 @@ import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,86 +18,134 @@ import org.slf4j.LoggerFactory;
  * within twice that of any other, which the deletion margin covers. One further off refuses: at the
  * start, before it writes anything, before each entry it adds (adding deletes the old ones), and on
  * reads once the last measurement is {@value #RECHECK_SECONDS} s old, or at once after one found it off.
+ *
+ * <p>Between measurements, reads also compare how far this replica's clock moved with how far its
+ * monotonic clock did: a step of the clock (NTP, an operator) is measured at the next read, not up to
+ * {@value #RECHECK_SECONDS} s later, during which a clock stepped back minutes would accept sessions whose
+ * entries are gone. The Redis server's clock can only be seen by measuring; a step there makes replicas
+ * stricter, never laxer, until the next measurement.
  */
 final class ClockAgreement {
     private static final Logger LOG = LoggerFactory.getLogger(ClockAgreement.class);
     static final int RECHECK_SECONDS = 30;
     private static final long RECHECK_NANOS = Duration.ofSeconds(RECHECK_SECONDS).toNanos();
+    /**
+     * How far this replica's clock may move apart from its monotonic clock between measurements before
+     * a read measures again: slewing (NTP corrects a small offset by at most 0.5 ms a second) moves it
+     * some 15 ms in {@value #RECHECK_SECONDS} s; a step moves it by whole seconds or more.
+     */
+    static final long STEP_TOLERANCE_MILLIS = 1000;
 
     private final Clock clock;
     private final InstantSource storeClock;
     private final String store;
-    /** When reads measure again, by {@link System#nanoTime}: the injected clock may be the one that is off. */
-    private final AtomicLong nextCheck = new AtomicLong();
-    /** Why this replica refuses, from its last measurement; null while its clock agrees. */
-    private volatile String disagreement;
+    /** The monotonic clock ({@link System#nanoTime}): the injected clock may be the one that is off. */
+    private final LongSupplier nanos;
+    /** The newest measurement, by when it started; null before the first. */
+    private final AtomicReference<Measurement> last = new AtomicReference<>();
+
+    /**
+     * One comparison with the store's clock.
+     *
+     * @param startedNanos when it asked the store, by the monotonic clock: of two measurements, the later asked is in force
+     * @param wallMillis this replica's clock when the answer came
+     * @param answeredNanos the monotonic clock then
+     * @param disagreement why this replica refuses; null when its clock agreed
+     */
+    private record Measurement(long startedNanos, long wallMillis, long answeredNanos, String disagreement) {
+        boolean newerThan(Measurement other) {
+            return other == null || startedNanos - other.startedNanos > 0;
+        }
+
+        /** Whether a read must measure again rather than go by this. */
+        boolean due(long nowNanos, long nowWallMillis) {
+            long elapsedNanos = nowNanos - answeredNanos;
+            long stepMillis = (nowWallMillis - wallMillis) - elapsedNanos / 1_000_000;
+            return disagreement != null || elapsedNanos >= RECHECK_NANOS || Math.abs(stepMillis) > STEP_TOLERANCE_MILLIS;
+        }
+    }
 
     ClockAgreement(Clock clock, InstantSource storeClock, String store) {
+        this(clock, storeClock, store, System::nanoTime);
+    }
+
+    /** As the other constructor, with the monotonic clock a test moves by hand. */
+    ClockAgreement(Clock clock, InstantSource storeClock, String store, LongSupplier nanos) {
         this.clock = clock;
         this.storeClock = storeClock;
         this.store = store;
+        this.nanos = nanos;
     }
 
     /**
-     * Measures now.
+     * Measures now, and goes by this measurement (not by one another thread finished meanwhile).
      *
      * @throws SharedStateUnavailableException when this replica's clock is too far from the store's, or the store does not answer
      */
     void check() {
-        measure();
-        refuseIfOff();
+        refuseIfOff(measure());
     }
 
     /**
-     * Measures when the last measurement is old or found the clock off; else goes by that one.
+     * Measures when the last measurement is old, found the clock off, or this replica's clock stepped
+     * since; else goes by that one.
      *
      * @throws SharedStateUnavailableException when this replica's clock is too far from the store's, or the store does not answer
      */
     void checkIfDue() {
-        long now = System.nanoTime();
-        long next = nextCheck.get();
-        if (disagreement != null || (now - next >= 0 && nextCheck.compareAndSet(next, now + RECHECK_NANOS))) {
-            measure();
+        Measurement current = last.get();
+        if (current == null || current.due(nanos.getAsLong(), clock.millis())) {
+            current = measure();
         }
-        refuseIfOff();
+        refuseIfOff(current);
     }
 
-    private void measure() {
-        long before = clock.millis();
+    private Measurement measure() {
+        long started = nanos.getAsLong();
         long storeMillis = storeClock.millis();
-        long after = clock.millis();
-        // the store read its clock somewhere between before and after: off only if every instant of that span is, so a slow
-        // round trip never makes an agreeing clock look off; the midpoint is what is reported
-        long earliest = before - storeMillis;
-        long latest = after - storeMillis;
-        long offset = earliest + (latest - earliest) / 2;
+        long answered = nanos.getAsLong();
+        long wall = clock.millis();
+        // the store read its clock during the round trip, when this clock showed between wall - roundTrip and wall; the round
+        // trip is timed by the monotonic clock, so a slow answer never makes an agreeing clock look off, and a step of this
+        // clock while the answer was on its way is not taken for a slow answer. The midpoint is what is reported.
+        long roundTrip = (answered - started) / 1_000_000;
+        long latest = wall - storeMillis;
+        long earliest = latest - roundTrip;
+        long offset = earliest + roundTrip / 2;
         long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
-        nextCheck.set(System.nanoTime() + RECHECK_NANOS);
-        if (earliest <= limit && latest >= -limit) {
-            if (disagreement != null) {
-                LOG.info("event=clock-agrees-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and"
-                        + " revocations are served again on this replica\"", store, offset, limit);
-            }
-            disagreement = null;
-            return;
+        boolean agrees = earliest <= limit && latest >= -limit;
+        Measurement measured = new Measurement(started, wall, answered, agrees ? null : disagreement(offset, limit));
+        // an older measurement that ends last (a slow answer, or a thread that was descheduled) must not replace a newer one
+        Measurement before = last.getAndAccumulate(measured, (current, fresh) -> fresh.newerThan(current) ? fresh : current);
+        if (measured.newerThan(before)) {
+            logChange(before, measured, offset, limit);
         }
-        boolean wasAgreeing = disagreement == null;
-        disagreement = "this gateway's clock is " + span(Math.abs(offset)) + (offset > 0 ? " ahead of" : " behind")
+        return measured;
+    }
+
+    private String disagreement(long offset, long limit) {
+        return "this gateway's clock is " + span(Math.abs(offset)) + (offset > 0 ? " ahead of" : " behind")
                 + " the clock of the shared store " + store + " (OMCP_REDIS_URL), more than the " + span(limit) + " a replica may be:"
                 + " replicas judge by their own clocks when sessions expire and when revoked ones leave the shared blocklist, so a"
                 + " revoked session could be accepted again; synchronize the clocks of this host and of the Redis server (NTP), then retry";
-        if (!wasAgreeing) {
-            return; // logged when it began: a refusing replica measures on every request and must not flood the log
-        }
-        LOG.error("event=clock-skew-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and revocations are "
-                + "refused on this replica\" fix=\"synchronize the clocks of this host and of the Redis server (NTP)\"",
-                store, offset, limit);
     }
 
-    private void refuseIfOff() {
-        String reason = disagreement;
-        if (reason != null) {
-            throw new SharedStateUnavailableException(reason);
+    /** Logged when the skew begins and when it ends: a refusing replica measures on every request and must not flood the log. */
+    private void logChange(Measurement before, Measurement now, long offset, long limit) {
+        boolean wasAgreeing = before == null || before.disagreement() == null;
+        if (now.disagreement() == null && !wasAgreeing) {
+            LOG.info("event=clock-agrees-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and"
+                    + " revocations are served again on this replica\"", store, offset, limit);
+        } else if (now.disagreement() != null && wasAgreeing) {
+            LOG.error("event=clock-skew-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and revocations"
+                    + " are refused on this replica\" fix=\"synchronize the clocks of this host and of the Redis server (NTP)\"",
+                    store, offset, limit);
+        }
+    }
+
+    private static void refuseIfOff(Measurement measurement) {
+        if (measurement.disagreement() != null) {
+            throw new SharedStateUnavailableException(measurement.disagreement());
         }
     }
 

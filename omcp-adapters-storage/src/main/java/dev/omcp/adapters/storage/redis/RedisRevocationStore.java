@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>That margin covers clocks up to {@link #MAX_CLOCK_OFFSET} from the Redis server's, so each
  * replica measures its clock against the server's (TIME) and refuses while it is further off: at
- * the start, before each entry it adds, and on reads every 30 s ({@link ClockAgreement}).
+ * the start, before each entry it adds, and on reads every 30 s or as soon as its own clock steps
+ * ({@link ClockAgreement}).
  *
  * <p>A Redis that restarts without persistence (or is flushed, or evicts) forgets its entries, and
  * a revoked session would be accepted again. So the store keeps an epoch key without expiry, set by

@@ -8,6 +8,12 @@ import dev.omcp.adapters.storage.TestClock;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ClockAgreementTest {
@@ -47,23 +53,118 @@ class ClockAgreementTest {
 
     @Test
     void readsGoByTheLastMeasurementUntilItIsDue() {
-        agreement.check();
-        replica.set(T0.plus(Duration.ofMinutes(7)));
+        AtomicReference<Instant> server = new AtomicReference<>(T0);
+        AtomicLong monotonic = new AtomicLong();
+        ClockAgreement reads = new ClockAgreement(replica, server::get, "redis://127.0.0.1:6390", monotonic::get);
+        reads.check();
+        server.set(T0.minus(Duration.ofMinutes(7))); // the server's clock steps back: only a measurement shows it
 
-        assertThatCode(agreement::checkIfDue).as("measured less than 30 s ago").doesNotThrowAnyException();
-        assertThatThrownBy(agreement::check).as("an add measures each time").isInstanceOf(SharedStateUnavailableException.class);
+        assertThatCode(reads::checkIfDue).as("measured less than 30 s ago").doesNotThrowAnyException();
+        assertThatThrownBy(reads::check).as("an add measures each time").isInstanceOf(SharedStateUnavailableException.class);
+    }
+
+    @Test
+    void readsMeasureAgainOnce30sPassed() {
+        AtomicReference<Instant> server = new AtomicReference<>(T0);
+        AtomicLong monotonic = new AtomicLong();
+        ClockAgreement reads = new ClockAgreement(replica, server::get, "redis://127.0.0.1:6390", monotonic::get);
+        reads.check();
+        server.set(T0.minus(Duration.ofMinutes(7)));
+
+        monotonic.addAndGet(Duration.ofSeconds(ClockAgreement.RECHECK_SECONDS).toNanos());
+        replica.advance(Duration.ofSeconds(ClockAgreement.RECHECK_SECONDS));
+
+        assertThatThrownBy(reads::checkIfDue).isInstanceOf(SharedStateUnavailableException.class);
+    }
+
+    @Test
+    void aClockThatRunsOnWithTheMonotonicOne_isNotMeasuredBeforeItIsDue() {
+        AtomicInteger measurements = new AtomicInteger();
+        AtomicLong monotonic = new AtomicLong();
+        ClockAgreement reads = new ClockAgreement(replica, () -> {
+            measurements.incrementAndGet();
+            return replica.instant();
+        }, "redis://127.0.0.1:6390", monotonic::get);
+        reads.check();
+
+        // 29 s in steps, with the wall clock 0.9 s apart from the monotonic one at the end (slewing is far slower)
+        for (int second = 1; second < ClockAgreement.RECHECK_SECONDS; second++) {
+            monotonic.addAndGet(Duration.ofSeconds(1).toNanos());
+            replica.advance(Duration.ofSeconds(1));
+            reads.checkIfDue();
+        }
+        replica.advance(Duration.ofMillis(ClockAgreement.STEP_TOLERANCE_MILLIS - 100));
+        reads.checkIfDue();
+
+        assertThat(measurements).hasValue(1);
     }
 
     @Test
     void aSlowRoundTrip_doesNotMakeAnAgreeingClockLookOff() {
         // the store reads its clock (T0) as the request arrives and its answer takes 40 s to come back: this replica's
         // clock agrees with the store's, it is only read 40 s later
+        AtomicLong monotonic = new AtomicLong();
         ClockAgreement slow = new ClockAgreement(replica, () -> {
             replica.advance(Duration.ofSeconds(40));
+            monotonic.addAndGet(Duration.ofSeconds(40).toNanos());
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+
+        assertThatCode(slow::check).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aStepOfThisReplicasClock_isMeasuredAtTheNextRead_notUpTo30sLater() {
+        agreement.check();
+
+        replica.set(T0.plus(Duration.ofMinutes(7))); // an NTP step: the wall clock moved, the monotonic one did not
+
+        assertThatThrownBy(agreement::checkIfDue).as("a clock that stepped since the last measurement is measured again at once")
+                .isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining("7 min ahead");
+    }
+
+    @Test
+    void aStepDuringTheRoundTrip_isNotTakenForASlowAnswer() {
+        // the store answers at once, but this replica's clock steps 7 min ahead while the answer is on its way
+        ClockAgreement stepping = new ClockAgreement(replica, () -> {
+            replica.advance(Duration.ofMinutes(7));
             return T0;
         }, "redis://127.0.0.1:6390");
 
-        assertThatCode(slow::check).doesNotThrowAnyException();
+        assertThatThrownBy(stepping::check).isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining("ahead");
+    }
+
+    @Test
+    void anOlderMeasurementThatEndsLast_doesNotOverrideANewerOneThatFoundTheClockOff() throws Exception {
+        CountDownLatch firstAsked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement shared = new ClockAgreement(replica, () -> {
+            if (calls.getAndIncrement() == 0) {
+                firstAsked.countDown();
+                await(release);
+                return T0; // read before the store's clock stepped: agrees
+            }
+            return T0.minus(Duration.ofMinutes(7)); // read after it: this replica is 7 min ahead
+        }, "redis://127.0.0.1:6390");
+        CompletableFuture<Void> older = CompletableFuture.runAsync(shared::check);
+        firstAsked.await();
+
+        assertThatThrownBy(shared::check).isInstanceOf(SharedStateUnavailableException.class);
+        release.countDown();
+        older.get(10, TimeUnit.SECONDS);
+
+        assertThatThrownBy(shared::checkIfDue).as("the newer measurement found the clock off: reads must not go by the older one")
+                .isInstanceOf(SharedStateUnavailableException.class);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
