@@ -108,22 +108,28 @@ final class CuratedMetrics {
     }
 
     /**
-     * The quantile of a classic histogram, whose presence is judged by its {@code _count}: exported with the buckets, and
-     * one series where the buckets are one per bound, so the range guard reads a fraction of the samples.
+     * The quantile of a classic histogram, whose presence is judged by its {@code +Inf} bucket: one series where the
+     * buckets are one per bound, so the range guard reads a fraction of the samples. Not by its {@code _count}: a summary
+     * of the same name, or a Micrometer timer without percentile histograms, exports a {@code _count} but no bucket, and
+     * would shut out a later family a quantile can be computed from.
      */
     private static Family quantileOf(String q, String histogram) {
         return new Family("histogram_quantile(" + q + ", sum by ({{by_le}}) (rate(" + histogram + "_bucket{{{selector}}}[{{window}}])))",
-                histogram + "_count");
+                histogram + "_bucket", ",le=\"+Inf\"");
     }
 
     /**
      * One metric family's measurement: {@code answer}, the PromQL, and {@code metric}, the raw metric whose samples say the
-     * family is there for the service.
+     * family is there for the service, narrowed by {@code matchers} (each led by a comma), if any.
      */
-    private record Family(String answer, String metric) {
+    private record Family(String answer, String metric, String matchers) {
+        Family(String answer, String metric) {
+            this(answer, metric, "");
+        }
+
         /** Whether the service has any sample of the family in the whole range (and the rate window before it). */
         String inRange() {
-            return "present_over_time(" + metric + "{{{selector}}}[{{range}}] @ end())";
+            return "present_over_time(" + metric + "{{{selector}}" + matchers + "}[{{range}}] @ end())";
         }
     }
 

@@ -38,6 +38,11 @@ class CuratedMetricsSemanticsIT {
     private static final long CONTAINER_BYTES = 250L << 20;
     /** Stock: pod stock-0 has usage and limits, stock-1 limits only (just started: no usage reported yet). */
     private static final String STOCK = "stock";
+    /**
+     * Billing: a summary {@code http_request_duration_seconds} (quantiles, {@code _count}, no buckets) beside a
+     * Micrometer histogram with buckets, the only family of the two a quantile can be computed from.
+     */
+    private static final String BILLING = "billing";
 
     private static PrometheusFixture prometheus;
     private static PrometheusConnector connector;
@@ -94,6 +99,14 @@ class CuratedMetricsSemanticsIT {
                 + "# TYPE container_spec_memory_limit_bytes gauge\n"
                 + samples("container_spec_memory_limit_bytes", stock0, first, last, 0, 400L << 20)
                 + samples("container_spec_memory_limit_bytes", stock1, first, last, 0, 400L << 20)
+                + "# TYPE http_request_duration_seconds summary\n"
+                + samples("http_request_duration_seconds", "{job=\"" + BILLING + "\",quantile=\"0.99\"}", first, last, 0, 0.3)
+                + samples("http_request_duration_seconds_count", "{job=\"" + BILLING + "\"}", first, last, 10, 0)
+                + samples("http_request_duration_seconds_sum", "{job=\"" + BILLING + "\"}", first, last, 1, 0)
+                + "# TYPE http_server_requests_seconds histogram\n"
+                + samples("http_server_requests_seconds_bucket", "{job=\"" + BILLING + "\",le=\"0.1\"}", first, last, 10, 0)
+                + samples("http_server_requests_seconds_bucket", "{job=\"" + BILLING + "\",le=\"+Inf\"}", first, last, 10, 0)
+                + samples("http_server_requests_seconds_count", "{job=\"" + BILLING + "\"}", first, last, 10, 0)
                 // the service's own target names it: cAdvisor's series carry only the container name
                 + "# TYPE up gauge\n" + samples("up", "{job=\"" + STOCK + "\"}", first, last, 0, 1);
     }
@@ -141,6 +154,14 @@ class CuratedMetricsSemanticsIT {
                     assertThat(s.size()).isEqualTo(31);
                     assertThat(last(s)).isEqualTo((double) CONTAINER_BYTES);
                 });
+    }
+
+    @Test
+    void aQuantile_comesFromTheFirstFamilyWithBuckets_notFromASummaryThatHasACountButNone() throws ConnectorException {
+        // a summary (or a Micrometer timer without percentile histograms) exports _count but no _bucket: judged present by
+        // its _count, it shut out the family with buckets and the quantile came back empty
+        MetricResult p99 = query(BILLING, "latency_p99", List.of());
+        assertThat(p99.series()).singleElement().satisfies(s -> assertThat(last(s)).isCloseTo(0.099, within(1e-9)));
     }
 
     @Test

@@ -92,10 +92,11 @@ class PrometheusQueryTest {
         // a family that is a division is guarded by the samples of what it divides
         assertThat(promql("api", "latency_avg", List.of("route"), Map.of()))
                 .contains(" unless on() present_over_time(http_request_duration_seconds_count{job=\"api\"}[3660s] @ end()))");
-        // a quantile family by its histogram's _count: present exactly when the buckets are, one series instead of one per bucket
+        // a quantile family by its +Inf bucket: present exactly when the buckets are, one series instead of one per bucket, and
+        // not by _count, which a summary of the same name has without any bucket
         assertThat(promql("api", "latency_p99", List.of(), Map.of()))
-                .contains(" unless on() present_over_time(http_request_duration_seconds_count{job=\"api\"}[3660s] @ end()))")
-                .doesNotContain("present_over_time(http_request_duration_seconds_bucket");
+                .contains(" unless on() present_over_time(http_request_duration_seconds_bucket{job=\"api\",le=\"+Inf\"}[3660s] @ end()))")
+                .doesNotContain("present_over_time(http_request_duration_seconds_count");
         for (String metric : List.of("memory", "latency_p99", "latency_p50")) {
             String q = promql("api", metric, List.of("pod"), Map.of());
             assertThat(q.split(" or \\(", -1)).as(metric).hasSizeGreaterThan(1);
