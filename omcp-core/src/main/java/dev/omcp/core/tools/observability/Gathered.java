@@ -159,6 +159,14 @@ public final class Gathered<R> {
         }
     }
 
+    /**
+     * Answers and failures put together by a caller that judged the fan-out's answers further: a source may then be both
+     * answered and failed, its answer incomplete and the failure saying what is missing.
+     */
+    static <R> Gathered<R> assembled(List<Answer<R>> answers, List<Failure> failures) {
+        return new Gathered<>(answers, failures);
+    }
+
     /** Every bound source failed alike, without being asked to the end: the tool stopped waiting for them. */
     static <C, R> Gathered<R> unanswered(List<Bound<C>> bound, ConnectorException.Kind kind, String message) {
         return new Gathered<>(List.of(), bound.stream().map(b -> new Failure(b.source(), kind, message)).toList());

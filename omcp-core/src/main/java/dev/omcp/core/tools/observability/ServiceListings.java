@@ -10,10 +10,10 @@ import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.ServiceInfo;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -33,17 +33,24 @@ import java.util.concurrent.Semaphore;
  * gateway judged came from a source the judging caller reaches, which lists it. A plugin that cannot discover metrics
  * gives the core nothing to tell them apart by; writing-a-connector.md asks it to leave them out itself.
  *
- * <p>What it costs: one discovery of every metric name per listing of such a source; only when that holds one of the
- * gateway's series, or is cut at the limit, a discovery for each listed name, a few at once, within the source's time.
- * A discovery that fails fails the source's listing: a name that may be another tenant's judgement is not shown unchecked.
+ * <p>Each listed name is checked with a discovery of its own: a discovery of every metric cannot tell that the gateway's
+ * series are absent, since the SDK does not say whether a plugin cut its answer below the limit asked. What it costs: a
+ * discovery per listed name, a few at once, within the source's time; the verdicts are kept a few minutes per connector
+ * instance ({@link ListedNameVerdicts}), and at most {@link #CHECKS_PER_LISTING} names are checked in one listing.
+ * Names beyond that are left out, and the source is reported as failed alongside its answer, saying how many and that
+ * calling again checks the next ones. A discovery that fails fails the source's listing: a name that may be another
+ * tenant's judgement is never shown unchecked.
  */
 final class ServiceListings {
-    /** The metric names asked of a plugin in one discovery: every one it holds, for nearly any backend. */
-    static final int EVERY_METRIC = MetricNameSuggestions.DISCOVERY_LIMIT;
     /** A name with this many metrics has one beside the gateway's series, which are fewer. */
     private static final int BEYOND_THE_GATEWAYS = AnomalySeries.METRICS.size() + 1;
     /** How many names of one source are checked at once: a plugin's backend is asked no harder than a few tools would. */
     private static final int CHECKS_AT_ONCE = 8;
+    /**
+     * The most names of one source checked in one listing: a thousand light discoveries, eight at once, fit in the default
+     * ten seconds a source has unless its backend takes over 80 ms each; the names a call does not reach wait for the next.
+     */
+    static final int CHECKS_PER_LISTING = 1000;
 
     private ServiceListings() {}
 
@@ -60,9 +67,18 @@ final class ServiceListings {
             // the same connector instance: a source replaced meanwhile is not checked by its successor
             Optional<MetricDiscoveryCapability> discovery = b.builtin() ? Optional.empty() : discovering.stream()
                     .filter(d -> d.connector() == b.connector()).map(Bound::capability).findFirst();
-            checked.add(b.carrying(new Checked(b.capability(), discovery)));
+            checked.add(b.carrying(new Checked(b.capability(), b.connector(), discovery, toolkit.listedNameVerdicts())));
         }
-        return Gathered.from(toolkit, checked, Checked::services, overall);
+        Gathered<Listed> gathered = Gathered.from(toolkit, checked, Checked::services, overall);
+        List<Gathered.Answer<List<ServiceInfo>>> answers = new ArrayList<>();
+        List<Gathered.Failure> failures = new ArrayList<>(gathered.failures());
+        for (Gathered.Answer<Listed> a : gathered.answers()) {
+            answers.add(new Gathered.Answer<>(a.source(), a.type(), a.value().shown()));
+            if (a.value().leftOut() > 0) {
+                failures.add(new Gathered.Failure(a.source(), ConnectorException.Kind.TIMEOUT, a.value().leftOutMessage()));
+            }
+        }
+        return Gathered.assembled(answers, failures);
     }
 
     /** As {@link #of(Toolkit, Principal, List, Duration)} within the tools' whole deadline. */
@@ -70,35 +86,63 @@ final class ServiceListings {
         return of(toolkit, principal, listing, toolkit.deadline());
     }
 
-    /** A source's listing, checked against its metric discovery when it has one the core checks. */
-    private record Checked(ServiceListingCapability listing, Optional<MetricDiscoveryCapability> discovery) {
-        List<ServiceInfo> services() throws ConnectorException {
-            List<ServiceInfo> listed = listing.listServices();
-            if (discovery.isEmpty() || listed.isEmpty()) {
-                return listed;
-            }
-            Set<String> judged = onlyTheGatewaysSeries(discovery.get(), listed);
-            return judged.isEmpty() ? listed : listed.stream().filter(s -> !judged.contains(s.name())).toList();
+    /**
+     * What a source listed that may be shown, and how many of its names were left out because no check reached them.
+     *
+     * @param listedNames how many distinct names the source listed
+     */
+    private record Listed(List<ServiceInfo> shown, int leftOut, int listedNames) {
+        String leftOutMessage() {
+            return leftOut + " of the " + listedNames + " names it listed were left out unchecked: the gateway checks each name"
+                    + " a plugin lists against its own anomaly series, which name the services every tenant's calls judged, and"
+                    + " checks at most " + CHECKS_PER_LISTING + " new names per call. Checked names are remembered for "
+                    + ListedNameVerdicts.KEPT.toMinutes() + " minutes, so call again to check the next ones.";
         }
     }
 
-    /** The names of {@code listed} whose only metrics at {@code discovery} are the gateway's anomaly series. */
-    private static Set<String> onlyTheGatewaysSeries(MetricDiscoveryCapability discovery, List<ServiceInfo> listed)
-            throws ConnectorException {
-        List<MetricInfo> every = discovery.discoverMetrics("", EVERY_METRIC);
-        if (every.size() < EVERY_METRIC && every.stream().noneMatch(m -> AnomalySeries.isOwn(m.name()))) {
-            return Set.of(); // not a receiver, or a plugin that leaves the gateway's series out as the builtin one does
+    /** A source's listing, checked against its metric discovery when it has one the core checks. */
+    private record Checked(ServiceListingCapability listing, Object connector, Optional<MetricDiscoveryCapability> discovery,
+            ListedNameVerdicts verdicts) {
+        Listed services() throws ConnectorException {
+            List<ServiceInfo> listed = listing.listServices();
+            if (discovery.isEmpty() || listed.isEmpty()) {
+                return new Listed(listed, 0, 0);
+            }
+            List<String> names = listed.stream().map(ServiceInfo::name).distinct().toList();
+            Map<String, Boolean> known = new HashMap<>(verdicts.kept(connector, names));
+            // in the listing's order (by name, as sources sort them), so successive calls reach the same next names
+            List<String> unchecked = names.stream().filter(n -> !known.containsKey(n)).toList();
+            List<String> checking = unchecked.subList(0, Math.min(CHECKS_PER_LISTING, unchecked.size()));
+            Map<String, Boolean> fresh = new HashMap<>();
+            try {
+                check(discovery.get(), checking, fresh);
+            } finally {
+                // also when a check failed or the source's time ran out: the next call need not ask these again
+                verdicts.keep(connector, fresh);
+            }
+            known.putAll(fresh);
+            List<ServiceInfo> shown = listed.stream().filter(s -> Boolean.FALSE.equals(known.get(s.name()))).toList();
+            return new Listed(shown, unchecked.size() - checking.size(), names.size());
         }
-        List<String> names = listed.stream().map(ServiceInfo::name).distinct().toList();
+    }
+
+    /**
+     * Puts into {@code verdicts}, as the checks end, whether each of {@code names} has only the gateway's anomaly series
+     * at {@code discovery}; stops at the first that fails.
+     */
+    private static void check(MetricDiscoveryCapability discovery, List<String> names, Map<String, Boolean> verdicts)
+            throws ConnectorException {
+        if (names.isEmpty()) {
+            return;
+        }
         Semaphore slots = new Semaphore(CHECKS_AT_ONCE);
-        Set<String> judged = new TreeSet<>();
         try (ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletionService<Optional<String>> verdicts = new ExecutorCompletionService<>(checks);
+            CompletionService<Map.Entry<String, Boolean>> done = new ExecutorCompletionService<>(checks);
             for (String name : names) {
-                verdicts.submit(() -> {
+                done.submit(() -> {
                     slots.acquire();
                     try {
-                        return onlyTheGatewaysSeries(discovery, name) ? Optional.of(name) : Optional.empty();
+                        return Map.entry(name, onlyTheGatewaysSeries(discovery, name));
                     } finally {
                         slots.release();
                     }
@@ -107,7 +151,8 @@ final class ServiceListings {
             try {
                 // as they end, not in order: the first failure decides the listing at once
                 for (int i = 0; i < names.size(); i++) {
-                    verdict(verdicts).ifPresent(judged::add);
+                    Map.Entry<String, Boolean> verdict = verdict(done);
+                    verdicts.put(verdict.getKey(), verdict.getValue());
                 }
             } catch (ConnectorException | RuntimeException e) {
                 // the listing fails: the checks still waiting or running are of no use, and close() would wait for them
@@ -115,7 +160,6 @@ final class ServiceListings {
                 throw e;
             }
         }
-        return judged;
     }
 
     /**
@@ -127,8 +171,8 @@ final class ServiceListings {
         return !metrics.isEmpty() && metrics.stream().allMatch(m -> AnomalySeries.isOwn(m.name()));
     }
 
-    /** The next check to end: the name when it carries only the gateway's series. */
-    private static Optional<String> verdict(CompletionService<Optional<String>> checks) throws ConnectorException {
+    /** The next check to end: the name, and whether it carries only the gateway's series. */
+    private static Map.Entry<String, Boolean> verdict(CompletionService<Map.Entry<String, Boolean>> checks) throws ConnectorException {
         try {
             return checks.take().get();
         } catch (InterruptedException e) {

@@ -38,6 +38,7 @@ public final class Toolkit {
     private final Supplier<Optional<PostmortemTemplate>> postmortemTemplate;
     private final AtomicReference<HealthThresholds> thresholds;
     private final String howToAddSources;
+    private final ListedNameVerdicts listedNameVerdicts;
 
     private Toolkit(Builder b) {
         this.sources = Objects.requireNonNull(b.sources, "sources");
@@ -55,6 +56,7 @@ public final class Toolkit {
         this.postmortemTemplate = b.postmortemTemplate;
         this.thresholds = new AtomicReference<>(b.thresholds);
         this.howToAddSources = b.howToAddSources;
+        this.listedNameVerdicts = new ListedNameVerdicts(clock);
     }
 
     /**
@@ -69,6 +71,11 @@ public final class Toolkit {
     /** The live sources, routed by capability. */
     public SourceRegistry sources() {
         return sources;
+    }
+
+    /** Which names of the plugins' listings were lately found to be only the gateway's judgements ({@link ServiceListings}). */
+    ListedNameVerdicts listedNameVerdicts() {
+        return listedNameVerdicts;
     }
 
     /** The gateway's clock. */

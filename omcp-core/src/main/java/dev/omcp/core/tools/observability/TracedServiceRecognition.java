@@ -15,8 +15,8 @@ import java.util.TreeSet;
  * Whether the traces sources know a service none of them returned a trace of: a name no traces
  * source knows (a typo, a namespace the topology does not resolve, a name only other backends use)
  * is a different answer from a service that was quiet in the window. Judged from the service lists
- * of the traces sources that answered; when one of them cannot list services, or its list failed,
- * nothing is claimed (the caller may still say what the topology said of a namespaced name).
+ * of the traces sources that answered; when one of them cannot list services, or its list failed
+ * or is incomplete, nothing is claimed (the caller may still say what the topology said of a namespaced name).
  */
 final class TracedServiceRecognition {
     /** At most this many listed names go into a note; list_services has them all. */
@@ -45,7 +45,8 @@ final class TracedServiceRecognition {
         List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, principal,
                 Optional.of(Set.copyOf(answered)));
         Gathered<List<ServiceInfo>> lists = ServiceListings.of(toolkit, principal, listing);
-        if (lists.answers().size() < answered.size()) {
+        // a failure alongside an answer: names were left out of that list unchecked, so its silence says nothing
+        if (lists.answers().size() < answered.size() || lists.partial()) {
             return new Verdict.Unchecked();
         }
         List<String> knowing = new ArrayList<>();

@@ -42,6 +42,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile boolean hang;
     private volatile boolean labelFilters;
     private volatile int maxPoints = Integer.MAX_VALUE;
+    private volatile int discoveryCap = Integer.MAX_VALUE;
     private volatile long retainedFrom = Long.MIN_VALUE;
     private volatile ConnectorException failAll;
     private volatile List<String> warnings = List.of();
@@ -62,6 +63,12 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     FakeMetricsBackend serve(String service, String metric, Map<String, String> labels, Curve curve) {
         curves.computeIfAbsent(service, s -> new ConcurrentHashMap<>())
                 .computeIfAbsent(metric, m -> new CopyOnWriteArrayList<>()).add(new Labelled(labels, curve));
+        return this;
+    }
+
+    /** A discovery of every metric returns at most {@code cap} names, however many it is asked for: a plugin's own cap. */
+    FakeMetricsBackend discoveringAtMost(int cap) {
+        this.discoveryCap = cap;
         return this;
     }
 
@@ -195,7 +202,8 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
                 names.addAll(metrics.keySet());
             }
         });
-        return names.stream().limit(limit).map(n -> new dev.omcp.sdk.query.MetricInfo(n, "unknown", "")).toList();
+        int most = service.isEmpty() ? Math.min(limit, discoveryCap) : limit;
+        return names.stream().limit(most).map(n -> new dev.omcp.sdk.query.MetricInfo(n, "unknown", "")).toList();
     }
 
     @Override

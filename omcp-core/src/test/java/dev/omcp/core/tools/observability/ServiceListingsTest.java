@@ -20,7 +20,10 @@ import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -89,14 +92,87 @@ class ServiceListingsTest {
     }
 
     @Test
-    void aPluginWhoseMetricsIncludeNoneOfTheGatewaysSeries_isAskedOnceForThemAll_notAboutEachName() {
+    void aPluginsNames_areEachCheckedOnce_andTheVerdictsKeptForAWhile_forThatConnectorInstance() {
         FakeMetricsBackend plugin = new FakeMetricsBackend("prom").serve("payments", "http_requests_total", noisy(40, 0.05))
                 .serve("checkout", "http_requests_total", noisy(40, 0.05)).knows("quiet");
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+
+        assertThat(names(ToolHarness.ok(tool, "{}"))).containsExactly("checkout", "payments", "quiet");
+        assertThat(plugin.discoveries).containsExactlyInAnyOrder("checkout", "payments", "quiet");
+        plugin.discoveries.clear();
+
+        clock.advance(ListedNameVerdicts.KEPT.minusSeconds(1));
+        assertThat(names(ToolHarness.ok(tool, "{}"))).containsExactly("checkout", "payments", "quiet");
+        assertThat(plugin.discoveries).isEmpty();
+
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(names(ToolHarness.ok(tool, "{}"))).containsExactly("checkout", "payments", "quiet");
+        assertThat(plugin.discoveries).containsExactlyInAnyOrder("checkout", "payments", "quiet");
+    }
+
+    @Test
+    void aPluginThatCapsItsOwnDiscovery_belowWhatWasAsked_stillHasEachNameChecked() {
+        // holds the gateway's series, but its discovery of every metric stops at one name, which is not among them
+        FakeMetricsBackend plugin = receiver("history").discoveringAtMost(1);
 
         JsonObject listed = ToolHarness.ok(new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin))), "{}");
 
-        assertThat(names(listed)).containsExactly("checkout", "payments", "quiet");
-        assertThat(plugin.discoveries).containsExactly("");
+        assertThat(names(listed)).containsExactly("payments", "quiet");
+    }
+
+    @Test
+    void aPluginListingMoreNamesThanOneCallChecks_showsOnlyCheckedNames_saysWhy_andTheNextCallChecksTheRest() {
+        int listed = ServiceListings.CHECKS_PER_LISTING + 300;
+        ManyNames plugin = new ManyNames(listed);
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+
+        JsonObject first = ToolHarness.ok(tool, "{\"limit\":1000}");
+
+        assertThat(plugin.discoveries.get()).isEqualTo(ServiceListings.CHECKS_PER_LISTING);
+        assertThat(first.getInt("total")).isEqualTo(ServiceListings.CHECKS_PER_LISTING - 1); // svc-0000 is a judgement
+        assertThat(names(first)).doesNotContain("svc-0000", "svc-" + ServiceListings.CHECKS_PER_LISTING);
+        assertThat(first.getBoolean("partial")).isTrue();
+        JsonObject failed = first.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("many");
+        assertThat(failed.getString("kind")).isEqualTo("timeout");
+        assertThat(failed.getString("error")).contains("300 of the " + listed + " names it listed were left out unchecked")
+                .contains("call again");
+        assertThat(first.getJsonArray("sources").getString(0)).isEqualTo("many");
+
+        JsonObject second = ToolHarness.ok(tool, "{\"limit\":1000}");
+
+        assertThat(plugin.discoveries.get()).isEqualTo(listed);
+        assertThat(second.getInt("total")).isEqualTo(listed - 1);
+        assertThat(second.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void theVerdictsOfAListingThatFailed_areKept_soTheNextCallAsksOnlyAboutTheRest() {
+        ManyNames plugin = new ManyNames(20);
+        plugin.failing = "svc-0019";
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+
+        JsonObject failed = ToolHarness.ok(tool, "{}");
+        plugin.failing = "";
+        plugin.discoveries.set(0);
+        JsonObject listed = ToolHarness.ok(tool, "{}");
+
+        assertThat(failed.getJsonArray("failedSources").getJsonObject(0).getString("error")).contains("svc-0019 broke");
+        assertThat(listed.getInt("total")).isEqualTo(19);
+        // svc-0019 waits for a free slot, so at least the first 12 were checked before it failed
+        assertThat(plugin.discoveries.get()).isPositive().isLessThanOrEqualTo(20 - 12);
+    }
+
+    @Test
+    void aNameLeftOutUnchecked_isNotCalledUnknownToTheTracesSources() {
+        ManyNames plugin = new ManyNames(ServiceListings.CHECKS_PER_LISTING + 1);
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+        String last = "svc-" + ServiceListings.CHECKS_PER_LISTING;
+
+        TracedServiceRecognition.Verdict verdict = TracedServiceRecognition.check(toolkit, Principal.apiKey("acme-agent", "acme"),
+                List.of("many"), new TracedServiceName(last, last, Optional.empty(), Optional.empty(), List.of()));
+
+        assertThat(verdict).isInstanceOf(TracedServiceRecognition.Verdict.Unchecked.class);
     }
 
     @Test
@@ -115,6 +191,57 @@ class ServiceListingsTest {
             assertThat(f.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
             assertThat(f.message()).contains("the discovery of zz-broken broke");
         });
+    }
+
+    /**
+     * A receiver listing {@code count} names, {@code svc-0000} on: the first only the gateway's series carry, every other a
+     * service with metrics of its own.
+     */
+    private static final class ManyNames implements Connector, MetricsCapability, ServiceListingCapability, MetricDiscoveryCapability {
+        private final SourceConfig source = new SourceConfig("many", "many-names", "https://many.example.com", "",
+                JsonObject.EMPTY_JSON_OBJECT);
+        private final int count;
+        final AtomicInteger discoveries = new AtomicInteger();
+        volatile String failing = "";
+
+        ManyNames(int count) {
+            this.count = count;
+        }
+
+        @Override
+        public List<ServiceInfo> listServices() {
+            return IntStream.range(0, count).mapToObj(i -> new ServiceInfo(String.format(Locale.ROOT, "svc-%04d", i), Map.of())).toList();
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+            if (service.isEmpty()) {
+                return List.of(new MetricInfo("http_requests_total", "counter", ""), new MetricInfo("omcp_anomaly_score", "gauge", ""));
+            }
+            discoveries.incrementAndGet();
+            if (service.equals(failing)) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the discovery of " + service + " broke");
+            }
+            return List.of(new MetricInfo(service.equals("svc-0000") ? "omcp_anomaly_score" : "http_requests_total", "gauge", ""));
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "not asked in this test");
+        }
+
+        @Override
+        public SourceConfig source() {
+            return source;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "many names", Duration.ofMillis(1));
+        }
+
+        @Override
+        public void close() {}
     }
 
     /**
