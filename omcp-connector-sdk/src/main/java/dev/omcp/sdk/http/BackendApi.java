@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.regex.Pattern;
 
 /**
  * GETs of one backend's HTTP API for a connector, with what every connector needs and easily gets
@@ -38,6 +39,10 @@ import java.util.StringJoiner;
  *         .getValuesAs(JsonString::getString));
  * }</pre>
  *
+ * <p>Every path is relative to the base, a leading slash included: {@code api/v2/services} and
+ * {@code /api/v2/services} both reach {@code http://host/zipkin/api/v2/services} for the source URL
+ * {@code http://host/zipkin}.
+ *
  * <p>Failures: no answer within {@link ConnectorContext#requestTimeout()} or an interrupt (the
  * gateway cancelling a call past its deadline, the interrupt flag kept) is {@code TIMEOUT}; no
  * connection is {@code UNAVAILABLE}; HTTP 401 and 403 are {@code UNAUTHORIZED}, other 4xx
@@ -53,6 +58,7 @@ public final class BackendApi {
     private static final int FAILURE_BYTES_READ = 4096;
     private static final int FAILURE_CHARS_QUOTED = 300;
     private static final int NOT_FOUND = 404;
+    private static final Pattern LEADING_SLASHES = Pattern.compile("^/+");
 
     private final String backend;
     private final URI base;
@@ -245,13 +251,16 @@ public final class BackendApi {
     }
 
     private URI uri(String path, Map<String, String> query) {
+        // "/api/x" resolved as it stands would start at the host's root and drop the path of a source URL such as
+        // http://host/tempo without a word, reaching another API than the one configured (or a 404)
+        String relative = LEADING_SLASHES.matcher(path).replaceFirst("");
         if (query.isEmpty()) {
-            return base.resolve(path);
+            return base.resolve(relative);
         }
         StringJoiner params = new StringJoiner("&");
         query.forEach((key, value) -> params.add(URLEncoder.encode(key, StandardCharsets.UTF_8) + "="
                 + URLEncoder.encode(value, StandardCharsets.UTF_8)));
-        return base.resolve(path + "?" + params);
+        return base.resolve(relative + "?" + params);
     }
 
     private static String describe(long bytes) {

@@ -146,6 +146,14 @@ class BackendApiIT {
     }
 
     @Test
+    void aPathWithALeadingSlash_staysUnderTheSourcePrefix() throws Exception {
+        // URI.resolve would read "/api/object" against the host's root and drop the source URL's "/prefix"
+        assertThat(api().getObject("/api/object", Map.of()).getString("status")).isEqualTo("ok");
+        assertThat(api().getText("/api/array", Map.of("limit", "2"))).isEqualTo("[1,2]");
+        assertThat(api().getJson("//api/array", Map.of())).isInstanceOf(JsonArray.class);
+    }
+
+    @Test
     void aReaderReducesTheAnswerWhileItsBytesStillCount_andItsFailureIsTheCallers() throws Exception {
         long[] countedWhileReading = new long[1];
         int sum = api().getJson("api/array", Map.of(), answer -> {
