@@ -193,8 +193,9 @@ public final class ConnectorContract {
      * second connector is created for a backend that accepts connections and never answers, and each
      * declared capability's sample call, interrupted after a moment, must end within
      * {@link #INTERRUPT_GRACE}: the logs search through {@code queryLogs(query, listener)}, the method
-     * the gateway calls, and the sample aggregation, when there is one, through
-     * {@code aggregateLogs(aggregation, listener)}.
+     * the gateway calls, the sample aggregation, when there is one, through
+     * {@code aggregateLogs(aggregation, listener)}, and metric discovery beside a declared
+     * {@code queryMetrics}.
      */
     private static void interruptibility(ConnectorFactory factory, Capabilities declared, SourceConfig source, ConnectorContext context,
             SampleQueries samples, List<String> passed, List<String> failures, List<String> notes) {
@@ -221,6 +222,11 @@ public final class ConnectorContract {
                                 : () -> capability.exercise().run(connector, samples);
                         interruptOnce(capability.type().getSimpleName(), call, passed, failures);
                     }
+                }
+                // discovery rides on queryMetrics: query_metrics' name suggestions call it on the tool call's thread
+                if (declared.queryMetrics() && connector instanceof MetricDiscoveryCapability discovery) {
+                    interruptOnce("MetricDiscoveryCapability", () -> discovery.discoverMetrics(samples.service(), DISCOVERY_LIMIT), passed,
+                            failures);
                 }
                 // aggregates ride on queryLogs and the gateway interrupts them the same way
                 if (declared.queryLogs() && connector instanceof LogAggregatesCapability aggregates && samples.logAggregation().isPresent()) {

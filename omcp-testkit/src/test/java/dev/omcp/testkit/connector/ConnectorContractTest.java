@@ -476,6 +476,95 @@ class ConnectorContractTest {
         }
     }
 
+    /**
+     * Metrics over HTTP through the context's client, which an interrupt ends, and says so; with
+     * {@code deafDiscovery} its discovery waits for any backend but the mock at {@code mockUrl}
+     * {@link #deafly}.
+     */
+    private record HttpMetrics(SourceConfig source, ConnectorContext context, String mockUrl, AtomicBoolean release, boolean deafDiscovery)
+            implements Connector, MetricsCapability, MetricDiscoveryCapability {
+        private void get() throws ConnectorException {
+            try {
+                HttpRequest request = HttpRequest.newBuilder(URI.create(source.url())).timeout(context.requestTimeout()).build();
+                context.httpClient().send(request, HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "backend unreachable");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted");
+            }
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+            get();
+            return new MetricResult(List.of(), "up", "service");
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+            if (deafDiscovery) {
+                if (!source.url().equals(mockUrl)) {
+                    deafly(context, source.url(), release);
+                }
+            } else {
+                get();
+            }
+            return List.of(new MetricInfo("up", "gauge", ""));
+        }
+
+        @Override
+        public boolean interruptible() {
+            return true;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static ContractReport checkHttpMetrics(HttpServer backend, AtomicBoolean release, boolean deafDiscovery) {
+        String url = "http://127.0.0.1:" + backend.getAddress().getPort() + "/api";
+        SourceConfig source = new SourceConfig("t", "t", url, "", JsonValue.EMPTY_JSON_OBJECT);
+        return check(new Capabilities(true, false, false, false, false), source,
+                (s, context) -> new HttpMetrics(s, context, url, release, deafDiscovery));
+    }
+
+    @Test
+    void anInterruptibleMetricsConnector_hasItsDiscoveryInterruptedToo() throws IOException {
+        HttpServer backend = answeringBackend();
+        try {
+            ContractReport report = checkHttpMetrics(backend, new AtomicBoolean(), false);
+
+            assertThat(report.failures()).isEmpty();
+            assertThat(report.passed()).contains("MetricsCapability ends when interrupted, as interruptible() promises",
+                    "MetricDiscoveryCapability ends when interrupted, as interruptible() promises");
+        } finally {
+            backend.stop(0);
+        }
+    }
+
+    @Test
+    void anInterruptibleMetricsConnectorWhoseDiscoveryIgnoresTheInterrupt_fails() throws IOException {
+        // query_metrics' name suggestions call discoverMetrics on the tool call's thread and interrupt it at the timeout
+        HttpServer backend = answeringBackend();
+        AtomicBoolean release = new AtomicBoolean();
+        try {
+            ContractReport report = checkHttpMetrics(backend, release, true);
+
+            assertThat(report.failures()).containsExactly("interruptible() is true, but MetricDiscoveryCapability did not end within 2 s "
+                    + "of an interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
+            assertThat(report.passed()).contains("MetricsCapability ends when interrupted, as interruptible() promises");
+        } finally {
+            release.set(true);
+            backend.stop(0);
+        }
+    }
+
     @Test
     void aConnectorThatMakesNoSuchPromise_isNotInterrupted() {
         ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(GOOD), true));

@@ -43,6 +43,7 @@ class PrometheusConnectorContractIT {
                     "MetricsCapability: 1 series",
                     "ServiceListingCapability: 4 services",
                     "MetricsCapability ends when interrupted, as interruptible() promises",
+                    "MetricDiscoveryCapability ends when interrupted, as interruptible() promises",
                     "close() returned");
             assertThat(report.passed()).anySatisfy(line -> assertThat(line).startsWith("health() is up: Prometheus 2."));
             assertThat(report.passed()).anySatisfy(line -> assertThat(line).matches("MetricDiscoveryCapability: [1-9][0-9]* metrics"));
