@@ -110,7 +110,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     + "place, naming it (partial: true and a note in JSON). `format: markdown` (default) returns the markdown as text and "
                     + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
                     + "earlier get_service_health and detect_anomalies calls; when none judged the service in the window, the "
-                    + "report runs detect_anomalies itself first (with its defaults) and says so in `detection`. Use it once a "
+                    + "report runs detect_anomalies itself first (with its defaults; not for a name no source lists) and says so "
+                    + "in `detection`. Use it once a "
                     + "root cause is suspected (after detect_anomalies and get_blast_radius); next, check the draft's claims "
                     + "with query_traces and query_logs before sharing it.",
             Schemas.object()
@@ -252,8 +253,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                                     + "failed alike. Absent when the source failed before sending one or its connector does not "
                                     + "say.")))))
                     .add("detection", object(Jsonp.object()
-                            .add("state", string("completed, or late when the report's deadline came first (nothing it found "
-                                    + "is in the report)."))
+                            .add("state", string("completed; skipped when no source lists the service (judging would have "
+                                    + "scored only other services: see note for the name); or late when the report's deadline came "
+                                    + "first (nothing it found is in the report)."))
                             .add("window", string("The stretch judged: the report's window, at least 15m and at most 1h."))
                             .add("services", integer("Services judged, the report's own first."))
                             .add("servicesListed", integer("Services the metrics sources list."))

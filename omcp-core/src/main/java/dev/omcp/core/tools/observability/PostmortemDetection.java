@@ -5,6 +5,7 @@ import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.ServiceInfo;
 import jakarta.json.JsonObject;
@@ -35,7 +36,8 @@ final class PostmortemDetection {
     /**
      * What the detection did.
      *
-     * @param state {@code completed}, or {@code late} when the report's deadline came first
+     * @param state {@code completed}; {@code skipped} when no source lists the service, so judging
+     *     would have scored only other services; or {@code late} when the report's deadline came first
      * @param window the stretch judged
      * @param services services judged (the report's own first)
      * @param servicesListed services the metrics sources list
@@ -57,6 +59,15 @@ final class PostmortemDetection {
                     sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList());
         }
 
+        /**
+         * No source lists the service: nothing of its own to judge. Judging the rest of the fleet on
+         * every draft for a mistyped name (no score ever answers for it) would cost every service's
+         * metrics for a report about none of them.
+         */
+        static Outcome skipped(Duration window, int servicesListed, Set<String> answered) {
+            return new Outcome("skipped", window, 0, servicesListed, 0, 0, false, answered, List.of());
+        }
+
         boolean completed() {
             return state.equals("completed");
         }
@@ -69,6 +80,10 @@ final class PostmortemDetection {
 
         /** One sentence for the agent and the reader of the markdown. */
         String note() {
+            if (state.equals("skipped")) {
+                return "No anomaly detection had recorded scores for this service in the window, and no source lists it, so this "
+                        + "report ran none: it would have judged only other services.";
+            }
             String why = "No anomaly detection had recorded scores for this service in the window, so this report ran one";
             if (!completed()) {
                 return why + " (detect_anomalies over " + Durations.format(window) + "), which did not finish before the report's "
@@ -116,6 +131,11 @@ final class PostmortemDetection {
         Gathered<List<ServiceInfo>> listing = DetectAnomaliesTool.serviceListing(toolkit, principal, metricSources,
                 deadline.remaining());
         TreeSet<String> listed = DetectAnomaliesTool.listedNames(listing);
+        Set<String> answered = new LinkedHashSet<>();
+        listing.answers().forEach(a -> answered.add(a.source()));
+        if (noSourceLists(toolkit, principal, service, metricSources, listing, listed, answered, deadline)) {
+            return Outcome.skipped(judged, listed.size(), answered);
+        }
         List<String> services = new ArrayList<>();
         services.add(service);
         for (String name : listed) {
@@ -135,8 +155,6 @@ final class PostmortemDetection {
         AnomalyScan.Verdicts verdicts = AnomalyScan.judge(batch, window, AnomalyDetector.DEFAULT_SENSITIVITY);
         int recorded = AnomalyScan.record(toolkit.history(), verdicts.verdicts(), principal.tenant(), at);
         int anomalous = DetectAnomaliesTool.anomalousServices(verdicts.verdicts()).size();
-        Set<String> answered = new LinkedHashSet<>();
-        listing.answers().forEach(a -> answered.add(a.source()));
         batch.answers().forEach(a -> answered.add(a.source()));
         // one entry per source and message: 15 queries failing alike are one failure to read
         Set<SourceFailure> failures = new LinkedHashSet<>();
@@ -144,6 +162,35 @@ final class PostmortemDetection {
         batch.failures().forEach(f -> failures.add(new SourceFailure(f.source(), kindName(f.kind()), f.message())));
         return new Outcome("completed", judged, services.size(), listed.size(), anomalous, recorded, !failures.isEmpty(),
                 answered, List.copyOf(failures));
+    }
+
+    /**
+     * Whether no source lists {@code service} (a mistyped name, most likely): the metrics sources'
+     * {@code listing} does not, nor do the other sources that list services, asked only then. Only
+     * when every source could say: a metrics source that cannot list its services, or a listing
+     * that failed, may hold the name, and the detection then runs as for a known one.
+     *
+     * @param answered filled with the other listing sources that answered
+     */
+    private static boolean noSourceLists(Toolkit toolkit, Principal principal, String service,
+            List<Bound<MetricsCapability>> metricSources, Gathered<List<ServiceInfo>> listing, Set<String> listed,
+            Set<String> answered, CallDeadline deadline) {
+        if (listed.isEmpty() || ServiceNameSuggestions.lists(listed, service) || !listing.failures().isEmpty()) {
+            return false;
+        }
+        Set<String> listedBy = new TreeSet<>();
+        listing.answers().forEach(a -> listedBy.add(a.source()));
+        if (!metricSources.stream().map(Bound::source).allMatch(listedBy::contains)) {
+            return false;
+        }
+        List<Bound<ServiceListingCapability>> others = toolkit.sources().with(ServiceListingCapability.class, principal).stream()
+                .filter(b -> !listedBy.contains(b.source())).toList();
+        Gathered<List<ServiceInfo>> rest = ServiceListings.of(toolkit, principal, others, deadline.remaining());
+        if (!rest.failures().isEmpty() || ServiceNameSuggestions.lists(DetectAnomaliesTool.listedNames(rest), service)) {
+            return false;
+        }
+        rest.answers().forEach(a -> answered.add(a.source()));
+        return true;
     }
 
     private static String kindName(ConnectorException.Kind kind) {

@@ -85,12 +85,20 @@ public final class ServiceNameSuggestions {
      */
     public Optional<String> unknownName(String asked, Principal principal) {
         Set<String> names = known(principal);
-        int slash = asked.lastIndexOf('/');
-        if (names.isEmpty() || names.contains(asked) || (slash >= 0 && names.contains(asked.substring(slash + 1)))) {
+        if (names.isEmpty() || lists(names, asked)) {
             return Optional.empty();
         }
         return Optional.of("No source lists a service named '" + asked + "'; list_services shows the names."
                 + NearestName.didYouMean(NearestName.of(asked, names)));
+    }
+
+    /**
+     * Whether {@code names}, as sources list them, hold {@code asked}: the name itself or, for
+     * {@code namespace/name}, the name, which the sources resolve within the namespace.
+     */
+    static boolean lists(Set<String> names, String asked) {
+        int slash = asked.lastIndexOf('/');
+        return names.contains(asked) || (slash >= 0 && names.contains(asked.substring(slash + 1)));
     }
 
     /** {@code " Did you mean 'payments'?"}, or nothing: appended to a note that says a name is unknown. */

@@ -225,6 +225,63 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aDraftForANameNoSourceLists_judgesNothing_soItAsksNoMetric_evenWhenAskedAgain() {
+        // the detection judges the report's service and, beside it, the fleet: for a typo that is every
+        // service's metrics over the window, on each call, as no score ever answers for the typo
+        FakeMetricsBackend prom = slowDatabase();
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+
+        call(tool, "{\"service\":\"apii\",\"format\":\"json\"}");
+        JsonObject report = structured(call(tool, "{\"service\":\"apii\",\"format\":\"json\"}"));
+
+        assertThat(prom.queries).isEmpty();
+        JsonObject detection = report.getJsonObject("detection");
+        assertThat(detection.getString("state")).isEqualTo("skipped");
+        assertThat(detection.getInt("services")).isZero();
+        assertThat(detection.getInt("scoresRecorded")).isZero();
+        assertThat(detection.getBoolean("partial")).isFalse();
+        assertThat(detection.getString("note")).isEqualTo("No anomaly detection had recorded scores for this service in the window, "
+                + "and no source lists it, so this report ran none: it would have judged only other services.");
+        assertThat(report.getBoolean("partial")).isFalse();
+        assertThat(report.getString("note")).isEqualTo("No source lists a service named 'apii'; list_services shows the names. "
+                + "Did you mean 'api'?");
+    }
+
+    @Test
+    void aNameOnlyASourceWithoutMetricsLists_orANamespacedNameOfAListedOne_isStillJudged() {
+        FakeMetricsBackend prom = slowDatabase();
+        ScriptedConnector ledger = new ScriptedConnector().services("ledger");
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(ledger).add(dbCallChain()).registry(),
+                Duration.ofSeconds(2), Duration.ofSeconds(4));
+
+        JsonObject report = structured(call(tool, "{\"service\":\"ledger\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        assertThat(prom.queries.get(0).service()).isEqualTo("ledger");
+
+        prom.queries.clear();
+        report = structured(call(tool, "{\"service\":\"shop/web\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        assertThat(prom.queries.get(0).service()).isEqualTo("shop/web");
+    }
+
+    @Test
+    void whenAMetricsSourceCouldNotSayWhichServicesItHolds_anUnlistedNameIsJudgedAsBefore() {
+        // its listing failed: the name may be one of its services, so the draft does not take the typo for granted
+        FakeMetricsBackend prom = slowDatabase();
+        ScriptedConnector listingFails = new ScriptedConnector().services(ignored -> {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "listing refused");
+        });
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(listingFails).add(dbCallChain()).registry(),
+                Duration.ofSeconds(2), Duration.ofSeconds(4));
+
+        JsonObject report = structured(call(tool, "{\"service\":\"dbb\",\"format\":\"json\"}"));
+
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        assertThat(prom.queries).isNotEmpty();
+    }
+
+    @Test
     void withAServiceCatalog_theFollowUpsNameTheTeamsToTell_notKubernetesOwners() {
         incidentScores();
         ServiceCatalog catalog;

@@ -85,6 +85,9 @@ final class InMemorySources {
     }
 
     private static Capabilities capabilitiesOf(Connector c) {
+        if (c instanceof ScriptedConnector scripted) {
+            return scripted.declared(); // it implements every capability it can script, but answers only those given
+        }
         return new Capabilities(c instanceof MetricsCapability, c instanceof LogsCapability, c instanceof ServiceListingCapability,
                 c instanceof TracesCapability, c instanceof TopologyCapability);
     }
