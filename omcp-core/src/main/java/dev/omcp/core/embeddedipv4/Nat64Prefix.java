@@ -1,5 +1,6 @@
 package dev.omcp.core.embeddedipv4;
 
+import dev.omcp.ports.iptext.Ipv6Text;
 import java.util.List;
 
 /**
@@ -50,7 +51,7 @@ public record Nat64Prefix(long hi, long lo, int length) {
         }
         if (hi != (hi & mask(length, true)) || lo != (lo & mask(length, false))) {
             throw new IllegalArgumentException("has bits set beyond its length; write the prefix with them zero, for example "
-                    + text(hi & mask(length, true), lo & mask(length, false)) + "/" + length);
+                    + Ipv6Text.of(hi & mask(length, true), lo & mask(length, false)) + "/" + length);
         }
         if (length == 96 && (lo >>> 56) != 0) {
             throw new IllegalArgumentException("bits 64 to 71 of a /96 NAT64 prefix must be zero (RFC 6052 section 2.2 reserves them)");
@@ -97,7 +98,7 @@ public record Nat64Prefix(long hi, long lo, int length) {
     /** The prefix as an operator writes it, in RFC 5952 form: {@code 2001:db8:100::/40}. */
     @Override
     public String toString() {
-        return text(hi, lo) + "/" + length;
+        return Ipv6Text.of(hi, lo) + "/" + length;
     }
 
     private static long mask(int length, boolean upper) {
@@ -110,41 +111,6 @@ public record Nat64Prefix(long hi, long lo, int length) {
             return bits == 0 || ((hi1 ^ hi2) >>> (64 - bits)) == 0;
         }
         return hi1 == hi2 && ((lo1 ^ lo2) >>> (128 - bits)) == 0;
-    }
-
-    /** RFC 5952 text: lower-case hex groups without leading zeros, the first longest run of two or more zero groups as "::". */
-    private static String text(long hi, long lo) {
-        int[] groups = new int[8];
-        for (int i = 0; i < 4; i++) {
-            groups[i] = (int) ((hi >>> (48 - 16 * i)) & 0xFFFF);
-            groups[i + 4] = (int) ((lo >>> (48 - 16 * i)) & 0xFFFF);
-        }
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = Math.max(j, i + 1);
-        }
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                out.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') {
-                out.append(':');
-            }
-            out.append(Integer.toHexString(groups[i]));
-        }
-        return out.toString();
     }
 
     private record Fixed(long hi, long lo, int length, String what) {}

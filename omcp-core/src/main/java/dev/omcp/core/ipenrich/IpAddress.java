@@ -1,6 +1,6 @@
 package dev.omcp.core.ipenrich;
 
-import java.util.Locale;
+import dev.omcp.ports.iptext.Ipv6Text;
 import java.util.Optional;
 
 /**
@@ -232,40 +232,6 @@ public record IpAddress(boolean v4, long hi, long lo) {
         if (v4) {
             return ((lo >>> 24) & 255) + "." + ((lo >>> 16) & 255) + "." + ((lo >>> 8) & 255) + "." + (lo & 255);
         }
-        int[] g = new int[8];
-        for (int i = 0; i < 4; i++) {
-            g[i] = (int) ((hi >>> (48 - 16 * i)) & 0xFFFF);
-            g[i + 4] = (int) ((lo >>> (48 - 16 * i)) & 0xFFFF);
-        }
-        int bestStart = -1;
-        int bestLen = 1;
-        for (int i = 0; i < 8; ) {
-            if (g[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                b.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (!b.isEmpty() && b.charAt(b.length() - 1) != ':') {
-                b.append(':');
-            }
-            b.append(Integer.toHexString(g[i]));
-        }
-        return b.toString().toLowerCase(Locale.ROOT);
+        return Ipv6Text.of(hi, lo);
     }
 }

@@ -83,6 +83,19 @@ class Nat64PrefixTest {
         assertThat(Nat64Prefixes.none().isEmpty()).isTrue();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            2001:0DB8:0064:0000:0000:0000:0000:0000/96 | 2001:db8:64::/96
+            2001:db8:100::/40                          | 2001:db8:100::/40
+            2001:db8:0:0:0:1::/96                      | 2001:db8::1:0:0/96
+            2001:db8:0:1::/64                          | 2001:db8:0:1::/64
+            64:ff9b:1:0:0:0:0:0/48                     | 64:ff9b:1::/48
+            """)
+    void aPrefixIsWrittenInRfc5952Form(String cidr, String written) {
+        // the longest zero run compressed (the first of equal ones), a single zero group kept, lower case
+        assertThat(prefix(cidr)).hasToString(written);
+    }
+
     /** A prefix from its text, read by a parser of the test's own choosing (the core reads no prefix text). */
     static Nat64Prefix prefix(String cidr) {
         int slash = cidr.indexOf('/');

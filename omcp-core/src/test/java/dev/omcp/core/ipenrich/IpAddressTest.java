@@ -23,6 +23,13 @@ class IpAddressTest {
         "::8.8.8.8, ::808:808",
         // without brackets the last group is no port: this is an address
         "2001:db8::1:443, 2001:db8::1:443",
+        // RFC 5952: the first of equal zero runs, never a single zero group, lower case
+        "2001:db8:0:0:1:0:0:1, 2001:db8::1:0:0:1",
+        "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1",
+        "1:0:0:0:0:0:0:0, 1::",
+        "ABCD:EF01:0:0:0:0:0:0, abcd:ef01::",
+        // SIIT keeps its IPv6 family and is written in hex
+        "::ffff:0:192.0.2.1, ::ffff:0:c000:201",
     })
     void parsesAndPrintsCanonically(String text, String canonical) {
         assertThat(IpAddress.parseOrError(text).toString()).isEqualTo(canonical);
@@ -148,5 +155,11 @@ class IpAddressTest {
     })
     void scope_followsTheSpecialPurposeRegistries(String address, String scope) {
         assertThat(IpScope.of(IpAddress.parseOrError(address)).wireName()).isEqualTo(scope);
+    }
+
+    @org.junit.jupiter.api.Test
+    void anIpv6AddressBuiltWithTheMappedBits_isWrittenInHex() {
+        // the parser reads ::ffff:a.b.c.d as IPv4; a value built as IPv6 keeps its IPv6 text
+        assertThat(new IpAddress(false, 0, 0xFFFF_C000_0201L).toString()).isEqualTo("::ffff:c000:201");
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import dev.omcp.ports.iptext.Ipv6Text;
 import dev.omcp.sdk.text.BackendText;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -164,40 +165,21 @@ final class RdapIpNetwork {
         byte[] bytes = new byte[addressBytes];
         int copy = Math.min(raw.length, addressBytes);
         System.arraycopy(raw, raw.length - copy, bytes, addressBytes - copy, copy);
-        try {
-            String text = InetAddress.getByAddress(bytes).getHostAddress();
-            return addressBytes == 16 ? compress(text) : text;
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("an address of " + addressBytes + " bytes is always valid", e);
+        if (addressBytes == 4 || isIpv4Mapped(bytes)) {
+            // the JDK's text, which this method wrote before the shared RFC 5952 form: an IPv4-mapped block as its IPv4 address
+            int at = addressBytes - 4;
+            return (bytes[at] & 0xFF) + "." + (bytes[at + 1] & 0xFF) + "." + (bytes[at + 2] & 0xFF) + "." + (bytes[at + 3] & 0xFF);
         }
+        return Ipv6Text.of(bytes);
     }
 
-    /** The RFC 5952 short form of a full IPv6 text ({@code 2001:db8:0:0:0:0:0:0} to {@code 2001:db8::}). */
-    private static String compress(String full) {
-        String[] groups = full.split(":");
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < groups.length; ) {
-            if (!groups[i].equals("0")) {
-                i++;
-                continue;
+    private static boolean isIpv4Mapped(byte[] sixteen) {
+        for (int i = 0; i < 10; i++) {
+            if (sixteen[i] != 0) {
+                return false;
             }
-            int j = i;
-            while (j < groups.length && groups[j].equals("0")) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j;
         }
-        if (bestStart < 0) {
-            return full;
-        }
-        String head = String.join(":", java.util.Arrays.copyOfRange(groups, 0, bestStart));
-        String tail = String.join(":", java.util.Arrays.copyOfRange(groups, bestStart + bestLength, groups.length));
-        return head + "::" + tail;
+        return sixteen[10] == (byte) 0xff && sixteen[11] == (byte) 0xff;
     }
 
     /** The 4 or 16 bytes of an IP address literal; empty for anything else (a name is never resolved). */

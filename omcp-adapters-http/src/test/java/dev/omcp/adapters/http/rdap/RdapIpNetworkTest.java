@@ -187,4 +187,24 @@ class RdapIpNetworkTest {
     private static BigInteger v4(String text) {
         return new BigInteger(1, RdapIpNetwork.literal(text).orElseThrow());
     }
+
+    @Test
+    void anIpv6BlockIsWrittenInRfc5952Form_andAnIpv4MappedOneAsItsIpv4Address() {
+        // the longest zero run is compressed, the first of equal runs, never a single zero group; lower case
+        assertThat(RdapIpNetwork.blockOf(v6("2001:db8::"), v6("2001:db8::"), v6("2001:db8:ffff:ffff:ffff:ffff:ffff:ffff"), 16))
+                .isEqualTo("2001:db8::/32");
+        assertThat(RdapIpNetwork.blockOf(v6("2001:0:0:1::1"), v6("2001:0:0:1::1"), v6("2001:0:0:1::1"), 16))
+                .isEqualTo("2001:0:0:1::1/128");
+        assertThat(RdapIpNetwork.blockOf(v6("2001:db8:0:1:0:0:0:1"), v6("2001:db8:0:1:0:0:0:1"), v6("2001:db8:0:1:0:0:0:1"), 16))
+                .isEqualTo("2001:db8:0:1::1/128");
+        assertThat(RdapIpNetwork.blockOf(v6("2001:db8:0:1:1:1:1:1"), v6("2001:db8:0:1:1:1:1:1"), v6("2001:db8:0:1:1:1:1:1"), 16))
+                .isEqualTo("2001:db8:0:1:1:1:1:1/128");
+        assertThat(RdapIpNetwork.blockOf(v6("ABCD::"), v6("::"), v6("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), 16)).isEqualTo("::/0");
+        assertThat(RdapIpNetwork.blockOf(v6("::ffff:c000:201"), v6("::ffff:c000:201"), v6("::ffff:c000:201"), 16))
+                .as("the JDK's text of an IPv4-mapped address, kept").isEqualTo("192.0.2.1/128");
+    }
+
+    private static BigInteger v6(String text) {
+        return new BigInteger(1, RdapIpNetwork.literal(text).orElseThrow());
+    }
 }
