@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * The egress rules of spec 5.9. Refusal reasons name the kind of address and the setting that
- * would change the answer (for an address reached through NAT64 also the prefix and the IPv4
- * address it leads to); they never repeat the URL.
+ * would change the answer (for an IPv6 address that carries an IPv4 one also the form and the IPv4
+ * address it leads to, and the prefix for NAT64); they never repeat the URL.
  */
 public final class EgressRules implements EgressPolicy {
     private static final int MAX_URL_LENGTH = 2048;
@@ -129,30 +129,40 @@ public final class EgressRules implements EgressPolicy {
             case ALLOWED -> EgressVerdict.allow();
             case OPT_IN -> allowPrivate
                     ? EgressVerdict.allow()
-                    : EgressVerdict.refuse("the backend address is " + kind.description() + throughNat64(classified.carried())
+                    : EgressVerdict.refuse("the backend address is " + kind.description() + howCarried(classified.carried())
                             + "; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
-            case NEVER -> EgressVerdict.refuse("the backend address is " + kind.description() + throughNat64(classified.carried())
+            case NEVER -> EgressVerdict.refuse("the backend address is " + kind.description() + howCarried(classified.carried())
                     + ", which is never allowed" + (kind == AddressClass.METADATA ? ", not even with OMCP_ALLOW_PRIVATE_BACKENDS" : ""));
         };
     }
 
     /**
-     * Why an IPv6 address reached through NAT64 is judged as it is: an operator who wrote an IPv6 URL, or whose DNS64
-     * answered one, sees only an address that looks public. Names the prefix and the IPv4 address (no secret, at most
-     * some 80 characters); the other forms that carry an IPv4 address show it in their usual spelling already.
+     * Why an IPv6 address that carries an IPv4 one is judged as it is: an operator who wrote an IPv6 URL, or whose
+     * (DNS64) resolver answered one, sees only an address that looks public, and often not even that when the URL holds
+     * a name. Every form names the IPv4 address it leads to (no secret, at most some 100 characters; this text is for
+     * the operator: a tool call's agent reads a fixed text instead, see {@code FanOut}); NAT64 also names the prefix.
      */
-    private static String throughNat64(Optional<EmbeddedIpv4> carried) {
+    private static String howCarried(Optional<EmbeddedIpv4> carried) {
         if (carried.isEmpty()) {
             return "";
         }
         EmbeddedIpv4 embedded = carried.get();
         return switch (embedded.form()) {
             case NAT64 -> ": the IPv6 address leads through the NAT64 prefix " + embedded.nat64Prefix().orElseThrow()
-                    + " to the IPv4 address " + dotted(embedded.ipv4Bytes().orElseThrow());
+                    + " to the IPv4 address " + ipv4(embedded);
             case NAT64_LOCAL_USE -> ": the IPv6 address lies in the local-use NAT64 block 64:ff9b:1::/48 under none of "
                     + "OMCP_NAT64_PREFIXES (list the translators' prefix there), so where it leads is unknown";
-            default -> "";
+            case SIX_TO_FOUR -> ": the IPv6 address is a 6to4 address (2002::/16) of the IPv4 address " + ipv4(embedded);
+            case TEREDO -> ": the IPv6 address is a Teredo address (2001::/32) whose client is the IPv4 address " + ipv4(embedded);
+            case IPV4_MAPPED -> ": the IPv6 address is an IPv4-mapped address (::ffff:0:0/96) of the IPv4 address " + ipv4(embedded);
+            case IPV4_TRANSLATED -> ": the IPv6 address is an IPv4-translated address (::ffff:0:0:0/96) of the IPv4 address "
+                    + ipv4(embedded);
+            case IPV4_COMPATIBLE -> ": the IPv6 address is an IPv4-compatible address (::/96) of the IPv4 address " + ipv4(embedded);
         };
+    }
+
+    private static String ipv4(EmbeddedIpv4 embedded) {
+        return dotted(embedded.ipv4Bytes().orElseThrow());
     }
 
     private static String dotted(byte[] ipv4) {

@@ -231,6 +231,39 @@ class EgressRulesTest {
                 List.of(prefix("2a01:4f8:64::/96")))).describe()).isNotEqualTo(new EgressRules(true).describe());
     }
 
+    @Test
+    void describe_isTheSameForTheSamePrefixesInAnotherOrder_soReorderingThemIsNoChangeOfRules() {
+        Nat64Prefixes written = new Nat64Prefixes(List.of(prefix("2a02:c0:64::/48"), prefix("2a01:4f8:64::/96"),
+                prefix("64:ff9b:1::/96")));
+        Nat64Prefixes reordered = new Nat64Prefixes(List.of(prefix("64:ff9b:1::/96"), prefix("2a01:4f8:64::/96"),
+                prefix("2a02:c0:64::/48")));
+
+        assertThat(new EgressRules(false, written).describe()).isEqualTo(new EgressRules(false, reordered).describe())
+                .isEqualTo("privateBackendsAllowed=false nat64Prefixes=[64:ff9b:1::/96, 2a01:4f8:64::/96, 2a02:c0:64::/48]");
+    }
+
+    @Test
+    void aRefusalOfA6to4OrTeredoAddress_namesTheIpv4AddressItCarries_asOneThroughNat64Does() {
+        EgressRules strict = new EgressRules(false);
+
+        // 2002:a9fe:a9fe::1 and 2001:0:4136:e378:8000:63bf:5601:5601 look public; they lead to 169.254.169.254
+        assertThat(reason(strict.checkHost("2002:a9fe:a9fe::1"))).isEqualTo("the backend address is a cloud-metadata address: "
+                + "the IPv6 address is a 6to4 address (2002::/16) of the IPv4 address 169.254.169.254, which is never allowed, "
+                + "not even with OMCP_ALLOW_PRIVATE_BACKENDS");
+        assertThat(reason(strict.checkHost("2001:0:4136:e378:8000:63bf:5601:5601"))).isEqualTo("the backend address is a "
+                + "cloud-metadata address: the IPv6 address is a Teredo address (2001::/32) whose client is the IPv4 address "
+                + "169.254.169.254, which is never allowed, not even with OMCP_ALLOW_PRIVATE_BACKENDS");
+        assertThat(reason(strict.checkHost("2002:a00:1::1"))).isEqualTo("the backend address is a private address (RFC 1918, "
+                + "unique-local or shared CGNAT space): the IPv6 address is a 6to4 address (2002::/16) of the IPv4 address "
+                + "10.0.0.1; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
+        assertThat(reason(strict.checkHost("::ffff:0:a9fe:a9fe"))).as("SIIT, written in hex").contains("the IPv6 address is "
+                + "an IPv4-translated address (::ffff:0:0:0/96) of the IPv4 address 169.254.169.254");
+        assertThat(reason(strict.checkHost("::ffff:a9fe:a9fe"))).contains("the IPv6 address is an IPv4-mapped address "
+                + "(::ffff:0:0/96) of the IPv4 address 169.254.169.254");
+        assertThat(reason(strict.checkHost("::a00:1"))).contains("the IPv6 address is an IPv4-compatible address (::/96) "
+                + "of the IPv4 address 10.0.0.1");
+    }
+
     private static String reason(EgressVerdict verdict) {
         assertThat(verdict).isInstanceOf(EgressVerdict.Refused.class);
         return ((EgressVerdict.Refused) verdict).reason();
