@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
@@ -29,10 +31,13 @@ final class ExampleProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    /** The lines the example wrote after announcing its port, for tests that check what its operator reads. */
+    private final Queue<String> output;
 
-    private ExampleProcess(Process process, int port) {
+    private ExampleProcess(Process process, int port, Queue<String> output) {
         this.process = process;
         this.port = port;
+        this.output = output;
     }
 
     /**
@@ -78,8 +83,9 @@ final class ExampleProcess implements AutoCloseable {
             }
             int port = Integer.parseInt(line.substring(ANNOUNCEMENT.length()).trim());
             // The example logs to its standard output; unread, a full pipe would block it mid-request.
-            Thread.ofVirtual().name("example-output").start(() -> forward(out, prefix));
-            return new ExampleProcess(process, port);
+            Queue<String> output = new ConcurrentLinkedQueue<>();
+            Thread.ofVirtual().name("example-output").start(() -> forward(out, prefix, output));
+            return new ExampleProcess(process, port, output);
         } catch (IOException | RuntimeException e) {
             process.destroyForcibly();
             throw e;
@@ -112,14 +118,20 @@ final class ExampleProcess implements AutoCloseable {
         }
     }
 
-    private static void forward(BufferedReader out, String prefix) {
+    private static void forward(BufferedReader out, String prefix, Queue<String> output) {
         try {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 System.out.println(prefix + line);
+                output.add(line);
             }
         } catch (IOException e) {
             // the process was destroyed: nothing more to forward
         }
+    }
+
+    /** The lines the example wrote to its standard output (its log) since it announced its port. */
+    List<String> output() {
+        return List.copyOf(output);
     }
 
     int port() {

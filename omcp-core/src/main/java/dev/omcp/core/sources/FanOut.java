@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FanOut {
     private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
+    private static final EgressRefusalLines EGRESS_REFUSALS = new EgressRefusalLines(LOG, System::nanoTime);
 
     private FanOut() {}
 
@@ -134,7 +135,7 @@ public final class FanOut {
         try {
             outcome = new Outcome.Answered<>(b.source(), entered(b, call));
         } catch (ConnectorException e) {
-            outcome = new Outcome.Failed<>(b.source(), e.kind(), message(e));
+            outcome = failed(b.source(), e);
         } catch (RuntimeException e) {
             outcome = unexpected(b.source(), e);
         } finally {
@@ -211,10 +212,30 @@ public final class FanOut {
             return recorded(b, new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was interrupted"), true);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ConnectorException ce) {
-                return recorded(b, new Outcome.Failed<>(source, ce.kind(), message(ce)), false);
+                return recorded(b, failed(source, ce), false);
             }
             return recorded(b, unexpected(source, e.getCause()), false);
         }
+    }
+
+    /**
+     * What an agent reads for a source whose backend address the egress rules refuse. The connector's own text says which
+     * rule and, for an IPv6 address that carries an IPv4 one, which internal IPv4 address (and NAT64 prefix) it leads to:
+     * network layout that is the operator's, and nothing an agent can change. The operator's log keeps that text.
+     */
+    static final String EGRESS_REFUSED_FOR_AGENTS = "the gateway's egress policy refuses the address of this source's backend; "
+            + "retrying will not help: ask the gateway's operator, whose log says why (event=source-egress-refused)";
+
+    /**
+     * A connector's failure as the tool call reports it. An egress refusal's reason goes to the operator's log, and agents
+     * read only that the policy refused the source (see {@link #EGRESS_REFUSED_FOR_AGENTS}).
+     */
+    private static <R> Outcome<R> failed(String source, ConnectorException e) {
+        if (e.kind() == ConnectorException.Kind.ADDRESS_REFUSED) {
+            EGRESS_REFUSALS.refused(source, message(e));
+            return new Outcome.Failed<>(source, e.kind(), EGRESS_REFUSED_FOR_AGENTS);
+        }
+        return new Outcome.Failed<>(source, e.kind(), message(e));
     }
 
     /** Longest connector message passed on: enough for a backend's parse error with its position. */

@@ -2,6 +2,8 @@ package dev.omcp.core.sources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class FanOutTest {
     private static final Connector CONNECTOR = new Connector() {
@@ -124,6 +127,31 @@ class FanOutTest {
                         .doesNotContain("\n", "pw@", "token=abc").hasSize(FanOut.MAX_MESSAGE_CHARS + 1).endsWith("…");
             });
         }
+    }
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(FanOut.class);
+
+    @Test
+    void anEgressRefusal_reachesAgentsWithoutTheInternalAddress_andTheOperatorsLogWithIt() {
+        String detailed = "the egress guard refused the Prometheus address: the backend address is a cloud-metadata address: the "
+                + "IPv6 address leads through the NAT64 prefix 2001:db8:64::/96 to the IPv4 address 169.254.169.254, which is "
+                + "never allowed, not even with OMCP_ALLOW_PRIVATE_BACKENDS";
+        // both paths: the caller's own thread (interruptible) and a thread of its own
+        for (Connector connector : List.of(INTERRUPTIBLE, CONNECTOR)) {
+            List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(new Bound<>("prom-eu", "test", "", "q", connector)), q -> {
+                throw new ConnectorException(ConnectorException.Kind.ADDRESS_REFUSED, detailed);
+            }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+            assertThat(outcomes.getFirst()).isInstanceOfSatisfying(FanOut.Outcome.Failed.class, f -> {
+                assertThat(f.kind()).isEqualTo(ConnectorException.Kind.ADDRESS_REFUSED);
+                assertThat(f.message()).isEqualTo(FanOut.EGRESS_REFUSED_FOR_AGENTS).doesNotContain("169.254", "2001:db8", "NAT64");
+            });
+        }
+        assertThat(FanOut.EGRESS_REFUSED_FOR_AGENTS).contains("egress policy", "operator");
+        // the operator reads the whole reason, once for the source: a refused source fails every call alike
+        assertThat(log.messages(Level.WARN)).singleElement().isEqualTo("event=source-egress-refused source=prom-eu "
+                + "reason=\"" + detailed + "\" occurrences=1");
     }
 
     @Test
