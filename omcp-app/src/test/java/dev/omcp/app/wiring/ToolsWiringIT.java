@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.omcp.adapters.http.rdap.RdapRegistrationLookup;
 import dev.omcp.app.demo.DemoGateway;
 import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.support.CapturedLog;
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.app.support.RunningGateway;
@@ -36,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,6 +54,8 @@ class ToolsWiringIT {
     private final List<Map<String, String>> writes = Collections.synchronizedList(new ArrayList<>());
     private final List<String> rdapPaths = Collections.synchronizedList(new ArrayList<>());
     private final CountDownLatch rdapRelease = new CountDownLatch(1);
+    @RegisterExtension
+    final CapturedLog rdapLog = CapturedLog.of(RdapRegistrationLookup.class);
 
     @AfterEach
     void stop() {
@@ -70,10 +75,13 @@ class ToolsWiringIT {
             // the registry redirected to the cloud-metadata address: refused on every attempt, so an agent must not retry
             assertThat(result.results().get(0)).isInstanceOfSatisfying(IpEnrichment.Unavailable.class, u -> {
                 assertThat(u.transientFailure()).isFalse();
+                // the agent reads what to do, not the internal address or the rule that refused it: that is the operator's
                 assertThat(u.reason()).startsWith("the gateway's egress rules refuse the registry's address")
-                        .contains("never allowed", "OMCP_IP_ENRICH_RDAP").doesNotContain("169.254.169.254/ip", base);
+                        .contains("OMCP_IP_ENRICH_RDAP", "event=rdap-egress-refused").doesNotContain("169.254", "never allowed", base);
             });
             assertThat(rdapPaths).containsExactly("/rdap-redirect/ip/8.8.8.8");
+            assertThat(rdapLog.warnings()).anySatisfy(line -> assertThat(line).startsWith("event=rdap-egress-refused host=\"169.254.169.254\" reason=")
+                    .contains("never allowed").doesNotContain(base, "/ip/"));
         }
     }
 

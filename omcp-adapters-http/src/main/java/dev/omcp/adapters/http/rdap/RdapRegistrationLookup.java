@@ -4,6 +4,8 @@ import dev.omcp.adapters.http.outbound.BoundedExchange;
 import dev.omcp.ports.egress.EgressRefusal;
 import dev.omcp.ports.ipenrich.IpRegistrationLookup;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import dev.omcp.sdk.text.LogField;
+import dev.omcp.sdk.text.LogPace;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -17,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks an RDAP service who an IP address is registered to ({@code OMCP_IP_ENRICH_RDAP}):
@@ -38,6 +42,7 @@ import javax.net.ssl.SSLException;
  * contains the service's URL. Thread-safe.
  */
 public final class RdapRegistrationLookup implements IpRegistrationLookup {
+    private static final Logger LOG = LoggerFactory.getLogger(RdapRegistrationLookup.class);
     static final int MAX_REDIRECTS = 3;
     static final int MAX_BODY_BYTES = 512 * 1024;
     /**
@@ -55,6 +60,8 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
     private final Duration requestTimeout;
     private final RegistryPauses pauses;
     private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT, true);
+    /** One refused registry fails every address of every call alike: its reason is logged at most once a minute. */
+    private final LogPace egressRefusals;
 
     /**
      * @param client a client with a connect timeout that follows no redirects (the egress rules applied by its builder)
@@ -67,6 +74,7 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
         this.base = Objects.requireNonNull(base, "base");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.pauses = new RegistryPauses(clock);
+        this.egressRefusals = new LogPace(clock, Duration.ofMinutes(1));
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("the RDAP request timeout must be positive");
         }
@@ -142,7 +150,7 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
             if (BoundedExchange.isTooLarge(e)) {
                 return new RegistrationAnswer.Failed(false, "the registry's answer is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
             }
-            return unreachable(e);
+            return unreachable(e, target);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new RegistrationAnswer.Failed(true, "the lookup was cancelled");
@@ -152,14 +160,22 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
     /**
      * A failed exchange: an egress refusal or a TLS failure is a setting to change, so retrying will
      * not help; anything else (refused connection, reset, unknown name) may pass.
+     *
+     * @param target the hop that failed: its host is logged with an egress refusal, never its path or query
      */
-    static RegistrationAnswer.Failed unreachable(IOException e) {
+    RegistrationAnswer.Failed unreachable(IOException e, URI target) {
         Optional<EgressRefusal> refusal = EgressRefusal.in(e);
         if (refusal.isPresent()) {
-            // the reason names OMCP_ALLOW_PRIVATE_BACKENDS when that setting decides
-            return new RegistrationAnswer.Failed(false, EGRESS_REFUSED + " (" + refusal.get().reason()
-                    + "); retrying will not help: an operator changes that setting or points OMCP_IP_ENRICH_RDAP at a registry"
-                    + " the rules allow");
+            // the rule's reason names the internal address a registry's name (or a redirect) led to, and the address class:
+            // network layout for the operator, which an agent cannot change; the operator's log has it, the agent what to do
+            long refusals = egressRefusals.occurred();
+            if (refusals > 0) {
+                LOG.warn("event=rdap-egress-refused host=\"{}\" reason=\"{}\" occurrences={}", LogField.of(String.valueOf(target.getHost())),
+                        LogField.of(refusal.get().reason()), refusals);
+            }
+            return new RegistrationAnswer.Failed(false, EGRESS_REFUSED + "; retrying will not help: the gateway's log says which"
+                    + " rule (event=rdap-egress-refused); an operator changes that rule's setting or points OMCP_IP_ENRICH_RDAP at a"
+                    + " registry the rules allow");
         }
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SSLException) {
