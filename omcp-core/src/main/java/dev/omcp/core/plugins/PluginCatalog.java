@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PluginCatalog implements ConnectorCatalog {
     private static final Logger LOG = LoggerFactory.getLogger(PluginCatalog.class);
-    /** Characters of a reason a log line keeps: every check a plugin failed; GET /api/connectors shows it whole. */
+    /** Characters of a reason a log line keeps: every check a plugin failed; GET /api/connectors keeps up to 2,000. */
     private static final int MAX_LOGGED_REASON = 1_000;
 
     private final List<ConnectorType> builtins;

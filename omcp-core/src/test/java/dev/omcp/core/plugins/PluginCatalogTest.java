@@ -235,4 +235,19 @@ class PluginCatalogTest {
         assertThat(lines).anyMatch(line -> line.startsWith("event=hook-skipped ") && line.contains("...(")).anyMatch(
                 line -> line.startsWith("event=plugin-skipped ") && line.contains("(100") && line.contains(" chars)\""));
     }
+
+    @Test
+    void aPluginsOwnTextInItsStatus_isOneBoundedPrintableLine_forGetApiConnectors() {
+        String forging = "\r\n event=forged \u001b[2J\u202e\u0007";
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        store.loadFailures.put("tempo", "the factory failed: " + forging + "x".repeat(1 << 20));
+
+        PluginCatalog catalog = start(store, VerificationPolicy.defaults(), List.of());
+
+        assertThat(catalog.statuses()).filteredOn(s -> s.name().equals("tempo")).singleElement().satisfies(s -> {
+            assertThat(s.state()).isEqualTo(ConnectorStatus.State.SKIPPED);
+            assertThat(s.reason()).startsWith("the factory failed: ").contains("event=forged ", "[2J").endsWith("…")
+                    .hasSizeLessThanOrEqualTo(ConnectorStatus.MAX_REASON_CHARS + 1).doesNotContain("\r", "\n", "\u001b", "\u202e");
+        });
+    }
 }

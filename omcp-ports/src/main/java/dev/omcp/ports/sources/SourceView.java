@@ -1,5 +1,6 @@
 package dev.omcp.ports.sources;
 
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -18,7 +19,8 @@ import java.util.Objects;
  * @param enabled whether it should be connected
  * @param origin where it was defined
  * @param status {@code connected}, {@code disabled}, {@code failed} or {@code unknown-type}
- * @param problem why it is not connected, or empty string
+ * @param problem why it is not connected, or empty string; one printable line of at most
+ *     {@link #MAX_PROBLEM_CHARS} characters ({@link #shownProblem})
  * @param capabilities the capabilities the connector both declares and implements, for example
  *     {@code queryMetrics}
  * @param settings the settings with every secret replaced by {@link ManageSources#MASK}
@@ -30,6 +32,12 @@ import java.util.Objects;
 public record SourceView(
         String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
         String status, String problem, List<String> capabilities, JsonObject settings, SourceContact contact, String version) {
+    /**
+     * Characters of a problem kept: the problem may quote a connector's message, which may quote
+     * its backend's answer, and it reaches agents through {@code list_sources}.
+     */
+    public static final int MAX_PROBLEM_CHARS = 1_000;
+
     public SourceView {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
@@ -37,7 +45,7 @@ public record SourceView(
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(problem, "problem");
+        problem = shownProblem(problem);
         capabilities = List.copyOf(capabilities);
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(contact, "contact");
@@ -54,6 +62,15 @@ public record SourceView(
     public SourceView(String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
             String status, String problem, List<String> capabilities, JsonObject settings) {
         this(name, type, endpoint, tenant, enabled, origin, status, problem, capabilities, settings, SourceContact.NONE);
+    }
+
+    /**
+     * A source's problem as the management API and agents see it: line breaks, terminal escapes and
+     * bidi overrides become spaces (they would forge or reorder what is read), URLs become
+     * {@code <url>}, and a longer text is cut with an ellipsis.
+     */
+    public static String shownProblem(String problem) {
+        return BackendText.clean(Objects.requireNonNull(problem, "problem"), MAX_PROBLEM_CHARS);
     }
 
     /**
