@@ -10,6 +10,7 @@ import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.sources.SourceContact;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.TimeRange;
@@ -204,6 +205,52 @@ class SourcesWiringIT {
                     .contains("fix the file and restart");
             // and it is left as it was
             assertThat(Files.readString(file)).isEqualTo(broken);
+        }
+    }
+
+    @Test
+    void aBlankUrl_inTheFileFailsItsSourceSayingWhatToWrite_andInTheApiIsRefusedWhileTheStoredSourceKeepsServing(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("sources.yaml");
+        String text = """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: http://127.0.0.1:1
+                  - name: empty
+                    type: prometheus
+                    url: ""
+                  - name: spaces
+                    type: loki
+                    url: "   "
+                  - name: from-env
+                    type: prometheus
+                    url: ${BLANK_URL}
+                """;
+        Files.writeString(file, text);
+        Map<String, String> env = Map.of("CONFIG_PATH", file.toString(), "BLANK_URL", " ", "OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        try (GatewayAssembly gateway = start(env)) {
+            for (String name : List.of("empty", "spaces", "from-env")) {
+                String shown = call(gateway, "GET", "/api/sources/" + name, null).body();
+                assertThat(shown).as(name).contains("\"status\":\"failed\"", "source '" + name + "' needs a url",
+                        "url: http://<host>:<port>");
+            }
+
+            for (String blank : List.of("\"\"", "\"   \"", "\"\\n\"")) {
+                HttpResponse<String> put = call(gateway, "PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"url\":" + blank + "}");
+                assertThat(put.statusCode()).as(put.body()).isEqualTo(400);
+                assertThat(put.body()).contains("OMCP_SOURCE_INVALID", "source 'prom': 'url' is blank", "leave 'url' out to keep");
+            }
+            HttpResponse<String> post = call(gateway, "POST", "/api/sources", "{\"name\":\"new\",\"type\":\"loki\",\"url\":\" \"}");
+            assertThat(post.statusCode()).as(post.body()).isEqualTo(400);
+            assertThat(post.body()).contains("OMCP_SOURCE_INVALID", "source 'new': 'url' is blank");
+
+            assertThat(call(gateway, "GET", "/api/sources/prom", null).body()).contains("\"status\":\"connected\"",
+                    "\"endpoint\":\"http://127.0.0.1:1\"");
+            assertThat(call(gateway, "GET", "/api/sources/new", null).statusCode()).isEqualTo(404);
+            assertThat(gateway.sources().with(MetricsCapability.class, Principal.anonymous())).extracting(Bound::source)
+                    .containsExactly("prom");
+            assertThat(Files.readString(file)).isEqualTo(text);
         }
     }
 

@@ -347,7 +347,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             if (draft.settings().toString().contains(MASK)) {
                 return refused(SourceOutcome.INVALID, "a new source cannot keep masked values; send the secrets themselves");
             }
-            Object built = definition(draft, draft.url().orElse(""), draft.settings(), caller, SourceDefinition.Origin.API);
+            Optional<SourceOutcome.Refused> blank = blankUrl(draft, false);
+            if (blank.isPresent()) {
+                return blank.get();
+            }
+            Object built = definition(draft, draft.url().map(String::strip).orElse(""), draft.settings(), caller,
+                    SourceDefinition.Origin.API);
             if (built instanceof SourceOutcome.Refused r) {
                 return r;
             }
@@ -386,6 +391,10 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             if (!problems.isEmpty()) {
                 return refused(SourceOutcome.INVALID, String.join("; ", problems));
             }
+            Optional<SourceOutcome.Refused> blank = blankUrl(draft, true);
+            if (blank.isPresent()) {
+                return blank.get();
+            }
             SourceConfig old = current.definition().config();
             SecretSettings.Unmasked unmasked = SecretSettings.unmask(draft.settings(), old.settings());
             JsonObject settings = unmasked.settings();
@@ -404,7 +413,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                             + " names a file on the gateway host; file paths can be changed only in the sources file");
                 }
             }
-            String url = draft.url().filter(u -> !u.isBlank()).orElse(old.url());
+            String url = draft.url().map(String::strip).orElse(old.url());
             // a tenant user's change leaves the binding as it is unless the body names their tenant: a
             // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
             // likewise an omitted 'enabled' keeps the source as it was: a PUT that changes one setting must not
@@ -456,7 +465,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     @Override
     public SourceCheck test(SourceDraft draft, Principal caller) {
-        Object built = definition(draft, draft.url().orElse(""), draft.settings(), caller, SourceDefinition.Origin.API);
+        Optional<SourceOutcome.Refused> blank = blankUrl(draft, false);
+        if (blank.isPresent()) {
+            return new SourceCheck(false, "validation", blank.get().reason(), -1, List.of());
+        }
+        Object built = definition(draft, draft.url().map(String::strip).orElse(""), draft.settings(), caller,
+                SourceDefinition.Origin.API);
         if (built instanceof SourceOutcome.Refused r) {
             String stage = r.code().equals(SourceOutcome.URL_REJECTED) ? "egress" : "validation";
             return new SourceCheck(false, stage, r.reason(), -1, List.of());
@@ -492,6 +506,24 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         return visible
                 ? "a source named '" + name + "' exists; change it with PUT /api/sources/" + name + ", or choose another name"
                 : "the name '" + name + "' is not available (source names are unique across the gateway); choose another name";
+    }
+
+    /**
+     * A url given but blank ({@code ""}, spaces, a line break) is refused, never read as left out:
+     * on a change it would silently keep the stored URL the sender meant to clear or replace, and a
+     * new source would be read as having no URL, which a plugin's factory may accept only to fail at
+     * its first query.
+     */
+    private static Optional<SourceOutcome.Refused> blankUrl(SourceDraft draft, boolean change) {
+        if (draft.url().isEmpty() || !draft.url().get().isBlank()) {
+            return Optional.empty();
+        }
+        String source = "source '" + BackendText.quoted(draft.name(), 64) + "': 'url' is blank; ";
+        return Optional.of(refused(SourceOutcome.INVALID, change
+                ? source + "leave 'url' out to keep the stored URL, or write the new http:// or https:// URL of the backend "
+                        + "(for example http://prometheus:9090); nothing was changed"
+                : source + "write the http:// or https:// URL of the backend (for example http://prometheus:9090), or leave "
+                        + "'url' out for a connector that needs none (kubernetes inside its cluster)"));
     }
 
     /** A change is saved over the store's sources, so they must have been read, and its connector must be closed some day. */

@@ -537,6 +537,62 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aBlankUrlInAChange_isRefusedNamingTheSourceAndTheField_andTheStoredSourceKeepsServing() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        FakeConnector serving = created.getFirst();
+
+        for (String blank : List.of("", "   ", "\n\t")) {
+            SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of(blank), "", true,
+                    JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+
+            assertThat(outcome).as("url %s", blank.length()).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+                assertThat(r.reason()).contains("source 'prom'", "'url' is blank", "leave 'url' out to keep the stored URL",
+                        "http://", "nothing was changed");
+            });
+        }
+        assertThat(store.saves).isZero();
+        assertThat(store.sources.getFirst().config().url()).isEqualTo("https://prom.example.com/base");
+        assertThat(created).containsExactly(serving);
+        assertThat(serving.closed).isFalse();
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).singleElement()
+                .satisfies(bound -> assertThat(bound.connector()).isSameAs(serving));
+    }
+
+    @Test
+    void aBlankUrlInANewSourceOrATest_isRefusedNamingTheSourceAndTheField_beforeAnyConnectorIsMade() {
+        SourceRegistry registry = registry(false);
+
+        SourceOutcome added = registry.add(draft("edge", "prometheus", "  "), Principal.anonymous());
+        SourceCheck tested = registry.test(draft("edge", "prometheus", ""), Principal.anonymous());
+
+        assertThat(added).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+            assertThat(r.reason()).contains("source 'edge'", "'url' is blank", "http:// or https://", "leave 'url' out");
+        });
+        assertThat(tested.ok()).isFalse();
+        assertThat(tested.stage()).isEqualTo("validation");
+        assertThat(tested.message()).contains("source 'edge'", "'url' is blank");
+        assertThat(store.saves).isZero();
+        assertThat(created).isEmpty();
+    }
+
+    @Test
+    void aUrlWithSpacesOrALineBreakAroundIt_isStoredWithout() {
+        SourceRegistry registry = registry(false);
+
+        SourceOutcome added = registry.add(draft("prom", "prometheus", "  https://prom.example.com\n"), Principal.anonymous());
+        SourceOutcome changed = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of("\thttps://prom.example.com/v2 "),
+                "", true, JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+
+        assertThat(added).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(changed).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.getFirst().config().url()).isEqualTo("https://prom.example.com/v2");
+        assertThat(created).extracting(c -> c.source().url()).containsExactly("https://prom.example.com", "https://prom.example.com/v2");
+    }
+
+    @Test
     void aSourcesVersionIsTheSameAtEveryRead_andChangesWhenAnotherOperatorChangesASecretBehindTheMask() {
         JsonObject settings = Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "t0ken"))
                 .build();
@@ -922,6 +978,25 @@ class SourceRegistryTest {
         assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-failed ")).singleElement().asString()
                 .contains("reason=\"bad gateway\\u000d\\u000a event=source-saved source=prom status=\\\"connected\\u2028zzz")
                 .endsWith(" chars)\"");
+    }
+
+    @Test
+    void aConnectorsFailureMessage_isShownAsOneBoundedPrintableLine_toTheApiToAgentsAndInReconnections() {
+        // a plugin connector's message is its author's or its backend's text: a megabyte, terminal escapes, bidi overrides
+        String answer = "bad gateway\r\n event=forged \u001b[31mred\u001b[0m \u202eevil\u2028next\u0000" + "z".repeat(1 << 20);
+        store.sources.add(def("broken", "prometheus", "https://prom.example.com",
+                "", Json.createObjectBuilder().add("failWith", answer).build()));
+        SourceRegistry registry = registry(false);
+
+        SourceView view = registry.find("broken", Principal.anonymous()).orElseThrow();
+        SourceReconnection reconnection = registry.reconnect("prometheus").getFirst();
+        SourceCheck check = registry.test(new SourceDraft("probe", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                Json.createObjectBuilder().add("failWith", answer).build()), Principal.anonymous());
+
+        assertThat(List.of(view.problem(), reconnection.problem(), check.message())).allSatisfy(shown -> assertThat(shown)
+                .startsWith("bad gateway").contains(" event=forged ", "[31mred", " evil next zzz").endsWith("…")
+                .hasSizeLessThanOrEqualTo(SourceView.MAX_PROBLEM_CHARS + 1)
+                .doesNotContain("\r", "\n", "\u001b", "\u202e", "\u2028", "\u0000"));
     }
 
     @Test

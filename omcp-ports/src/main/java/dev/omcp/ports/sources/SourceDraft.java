@@ -9,7 +9,9 @@ import java.util.Optional;
  *
  * @param name unique source name
  * @param type connector type, for example {@code prometheus}
- * @param url the backend URL; empty on an update means "keep the current one"
+ * @param url the backend URL; empty (left out) on an update means "keep the current one", and a
+ *     new source then has none. A URL given blank ({@code ""}, only spaces) is refused, never read
+ *     as left out; surrounding spaces and line breaks of one given are dropped
  * @param tenant the tenant to bind the source to, the empty string for every tenant, or empty when
  *     the body did not say: a change then keeps the source's binding (a body that leaves the field
  *     out must not make a tenant's source everyone's), a new source is bound to the caller's tenant

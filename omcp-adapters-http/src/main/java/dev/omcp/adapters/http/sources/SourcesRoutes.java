@@ -388,7 +388,8 @@ public final class SourcesRoutes implements HttpModule {
             BODY_REFUSAL.invalid(ctx, SourceOutcome.INVALID, problems);
             return Optional.empty();
         }
-        return Optional.of(new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
+        // a blank url is passed on as given: the core refuses it, where left out it keeps the stored one
+        return Optional.of(new SourceDraft(name.get(), type.get(), string(body, "url"),
                 string(body, "tenant"), Optional.ofNullable(enabled).map(JsonValue.TRUE::equals), settings.asJsonObject()));
     }
 

@@ -54,7 +54,10 @@ public abstract class ServiceLabelConnectorFactory implements ConnectorFactory {
     public final CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
         try {
             if (source.url().isBlank()) {
-                throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "a " + manifest.name() + " source needs a url");
+                // a sources file entry without url (or one whose ${VAR} is empty) ends here: say what to write, and where
+                throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "source '" + source.name() + "' needs a url: a "
+                        + manifest.name() + " source reads its backend at an http:// or https:// URL; add one to the source: "
+                        + "url: http://<host>:<port> of the " + manifest.name() + " server");
             }
             List<String> serviceLabels = SourceSettings.labelList(source.settings(), SERVICE_LABELS, defaultServiceLabels,
                     this::serviceLabelName);

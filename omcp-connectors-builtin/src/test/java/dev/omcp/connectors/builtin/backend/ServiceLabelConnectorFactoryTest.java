@@ -86,11 +86,12 @@ class ServiceLabelConnectorFactoryTest {
     }
 
     @Test
-    void aSourceWithoutAUrl_failsTheStage_namingTheType() {
+    void aSourceWithoutAUrl_failsTheStage_namingTheSourceTheTypeTheFieldAndWhatToWrite() {
         ConnectorException e = failure(factory.create(source(" ", JsonObject.EMPTY_JSON_OBJECT), context));
 
         assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
-        assertThat(e.getMessage()).isEqualTo("a labelled source needs a url");
+        assertThat(e.getMessage()).isEqualTo("source 's' needs a url: a labelled source reads its backend at an http:// or https:// "
+                + "URL; add one to the source: url: http://<host>:<port> of the labelled server");
         assertThat(factory.built).isZero();
     }
 
