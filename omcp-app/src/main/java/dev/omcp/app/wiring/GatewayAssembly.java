@@ -138,6 +138,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 started.sourceStore()));
         ToolsAssembly tools = opened.add(ToolsAssembly.start(settings, sources.registry(), clock, version, started.thresholds()));
         Gateway.Builder builder = Gateway.builder()
+                .title("OMCP observability gateway")
                 .version(version)
                 .instructions(AgentGuide.INSTRUCTIONS)
                 .clock(clock)

@@ -272,6 +272,8 @@ class ToolsWiringIT {
             McpHttpClient client = new McpHttpClient(gateway.baseUrl());
             JsonObject initialized = McpHttpClient.parse(McpHttpClient.lastMessage(client.initialize())).getJsonObject("result");
             assertThat(initialized.getString("instructions")).contains(AgentGuide.URI, "triage-incident", "write-postmortem");
+            // the library's default title is the server's name; the launcher names itself
+            assertThat(initialized.getJsonObject("serverInfo").getString("title")).isEqualTo("OMCP observability gateway");
 
             List<String> uris = client.call("resources/list", "{}").getJsonObject("result").getJsonArray("resources").stream()
                     .map(r -> r.asJsonObject().getString("uri")).toList();

@@ -121,7 +121,8 @@ public final class Gateway {
     /** Assembles a {@link Gateway}. Not thread-safe; build once. */
     public static final class Builder {
         private String name = "omcp";
-        private String title = "OMCP observability gateway";
+        /** Null until set: the title then is the name, which the embedder chose, rather than a title that describes another server. */
+        private String title;
         private String version = "0.0.0-dev";
         private String instructions = "";
         private Clock clock = Clock.systemUTC();
@@ -154,7 +155,7 @@ public final class Gateway {
             return this;
         }
 
-        /** Human-readable server title in {@code initialize}. */
+        /** Human-readable server title in {@code initialize}; default the {@link #name(String) name}. */
         public Builder title(String title) {
             this.title = Objects.requireNonNull(title, "title");
             return this;
@@ -343,7 +344,7 @@ public final class Gateway {
             ToolRegistry registry = new ToolRegistry();
             registry.registerAll(toolList);
 
-            LifecycleMethods lifecycle = new LifecycleMethods(name, title, version, instructions, sessions);
+            LifecycleMethods lifecycle = new LifecycleMethods(name, title == null ? name : title, version, instructions, sessions);
             ToolMethods toolMethods = new ToolMethods(registry, toolVisibility, new JsonSchemaValidator(), clientRequests, toolsPageSize);
             ResourceMethods resourceMethods = new ResourceMethods(resourceProviders, sessions::isLive);
             PromptMethods promptMethods = new PromptMethods(prompts);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.core.auth.ApiKey;
+import dev.omcp.core.testing.McpTestClient;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptDefinition;
@@ -108,6 +109,18 @@ class GatewayBuilderTest {
         assertThatThrownBy(() -> Gateway.builder().version("")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("version must not be blank");
         assertThat(Gateway.builder().name("shop").version("1.0").build().description().info().name()).isEqualTo("shop");
+    }
+
+    @Test
+    void withoutATitle_initializeShowsTheEmbeddersName_notTheLaunchersTitle() {
+        Gateway gateway = Gateway.builder().name("shop-gateway").version("1.0.0").tool(new Named("order_count", "42")).build();
+
+        JsonObject serverInfo = new McpTestClient(gateway.mcp(), Principal.anonymous()).initialize("2025-11-25")
+                .getJsonObject("result").getJsonObject("serverInfo");
+
+        assertThat(serverInfo.getString("title")).isEqualTo("shop-gateway");
+        assertThat(new McpTestClient(Gateway.builder().name("shop-gateway").title("Shop").build().mcp(), Principal.anonymous())
+                .initialize("2025-11-25").getJsonObject("result").getJsonObject("serverInfo").getString("title")).isEqualTo("Shop");
     }
 
     @Test
