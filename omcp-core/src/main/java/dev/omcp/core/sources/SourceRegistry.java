@@ -58,6 +58,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -99,6 +100,9 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private volatile List<PluginPin> pins = List.of();
     private volatile boolean writable = true;
     private volatile Optional<String> storeProblem = Optional.empty();
+    /** {@link #state} left NEW; read without the lock on every tool call, as {@link #live} is. */
+    private volatile boolean started;
+    private final AtomicBoolean warnedNotStarted = new AtomicBoolean();
     /** Guarded by {@link #changes}. */
     private State state = State.NEW;
 
@@ -172,6 +176,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 case CLOSED -> throw new IllegalStateException("the source registry is closed; build a new one to serve sources again");
                 case NEW -> state = State.STARTED;
             }
+            started = true;
             SourcesDocument document = store.load();
             writable = document.writable();
             // a store that may not be written and says why could not read its file (a read-only store says nothing); it logged
@@ -223,6 +228,22 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         }
     }
 
+    /**
+     * An embedder that never calls {@link #start()} gets tools that find no source and no error; the
+     * first read says so, once, where the embedder's operator looks.
+     */
+    private void warnIfNotStarted() {
+        if (!started && warnedNotStarted.compareAndSet(false, true)) {
+            LOG.warn("event=sources-read-before-start store=\"{}\" effect=\"no source is served\" "
+                    + "action=\"call SourceRegistry.start() before serving tools\"", LogField.of(store.describe()));
+        }
+    }
+
+    /** Whether {@link #start()} has run (also once closed since): before it the registry serves no source. */
+    public boolean isStarted() {
+        return started;
+    }
+
     /** The {@code plugins:} pins of the sources file, for the plugin loader. */
     public List<PluginPin> pluginPins() {
         return pins;
@@ -243,6 +264,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      */
     public <C> List<Bound<C>> with(Class<C> capability, Principal principal, Optional<Set<String>> onlySources) {
         Objects.requireNonNull(capability, "capability");
+        warnIfNotStarted();
         List<Bound<C>> out = new ArrayList<>();
         for (LiveSource s : live.values()) {
             if (s.connector().isEmpty() || s.type().isEmpty() || !s.visibleTo(principal.tenant(), false)) {
@@ -303,6 +325,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     @Override
     public List<SourceView> list(Principal caller) {
+        warnIfNotStarted();
         List<SourceView> out = new ArrayList<>();
         for (LiveSource s : live.values()) {
             if (s.visibleTo(caller.tenant(), true)) {

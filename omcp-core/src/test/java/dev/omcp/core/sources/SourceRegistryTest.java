@@ -841,6 +841,26 @@ class SourceRegistryTest {
     }
 
     @Test
+    void readsBeforeStart_serveNothing_warnOnceWithWhatToDo_andSayTheRegistryIsNotStarted() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = unstarted(false);
+
+        assertThat(registry.isStarted()).isFalse();
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+        // a tool that finds no source because nobody called start() is the embedder's mistake: say it once, not per call
+        assertThat(log.messages(Level.WARN)).singleElement().asString()
+                .contains("event=sources-read-before-start").contains("call SourceRegistry.start()");
+
+        registry.start();
+        assertThat(registry.isStarted()).isTrue();
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::name).containsExactly("prom");
+        registry.close();
+        assertThat(registry.isStarted()).isTrue();
+        assertThat(log.messages(Level.WARN)).hasSize(1);
+    }
+
+    @Test
     void aSecondStart_isRefused_andConnectsNothingMore() {
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);

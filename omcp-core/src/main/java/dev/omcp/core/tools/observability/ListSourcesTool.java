@@ -99,7 +99,11 @@ public final class ListSourcesTool extends ObservabilityTool {
         }
         JsonObjectBuilder result = Jsonp.object().add("sources", sources);
         Optional<String> fileProblem = toolkit.sources().storeProblem();
-        if (fileProblem.isPresent()) {
+        if (!toolkit.sources().isStarted()) {
+            // not "no sources are configured": the service embedding the gateway has not connected them
+            result.add("note", "No source is connected yet: the service embedding this gateway has not started its sources "
+                    + "(SourceRegistry.start()). Tell its operator.");
+        } else if (fileProblem.isPresent()) {
             // not "no sources are configured": they are, in a file the gateway could not read
             result.add("note", "The gateway's sources file could not be read at start (" + fileProblem.get() + "), so no source "
                     + "from it is loaded. Tell an operator: they must fix the file and restart the gateway.");

@@ -57,6 +57,15 @@ final class InMemorySources {
     }
 
     SourceRegistry registry() {
+        return registry(true);
+    }
+
+    /** The registry as an embedder that never calls {@code start()} serves it. */
+    SourceRegistry notStartedRegistry() {
+        return registry(false);
+    }
+
+    private SourceRegistry registry(boolean started) {
         Map<String, ConnectorType> types = new LinkedHashMap<>();
         List<SourceDefinition> definitions = new ArrayList<>();
         for (Connector c : connectors.values()) {
@@ -81,7 +90,8 @@ final class InMemorySources {
             definitions.add(new SourceDefinition(new SourceConfig(name, type, "https://" + name + ".example.com", tenants.get(name),
                     JsonObject.EMPTY_JSON_OBJECT), true, SourceDefinition.Origin.FILE));
         }
-        return TestSourceRegistries.start("in-memory", types, definitions, Duration.ofSeconds(2));
+        return started ? TestSourceRegistries.start("in-memory", types, definitions, Duration.ofSeconds(2))
+                : TestSourceRegistries.notStarted("in-memory", types, definitions, Duration.ofSeconds(2));
     }
 
     private static Capabilities capabilitiesOf(Connector c) {

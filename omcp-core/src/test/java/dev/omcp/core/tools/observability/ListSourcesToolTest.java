@@ -68,6 +68,18 @@ class ListSourcesToolTest {
     }
 
     @Test
+    void beforeTheRegistryIsStarted_theNoteSaysSo_ratherThanThatNoSourceIsConfigured() {
+        ListSourcesTool tool = new ListSourcesTool(Toolkit.builder(
+                new InMemorySources().add(new FakeMetricsBackend("prom")).notStartedRegistry(), clock).build());
+
+        JsonObject result = ToolHarness.ok(tool, "{}");
+
+        assertThat(result.getJsonArray("sources")).isEmpty();
+        assertThat(result.getString("note")).doesNotContain("No sources are configured")
+                .contains("No source is connected yet").contains("SourceRegistry.start()");
+    }
+
+    @Test
     void withNoSourceConfigured_theNoteSaysHowAnOperatorOfThisGatewayAddsOne() {
         ListSourcesTool tool = new ListSourcesTool(Toolkit.builder(new InMemorySources().registry(), clock)
                 .howToAddSources("Add one in the service's admin console.").build());

@@ -29,6 +29,14 @@ final class TestSourceRegistries {
      */
     static SourceRegistry start(String kind, Map<String, ConnectorType> types, List<SourceDefinition> definitions,
             Duration startTimeout) {
+        SourceRegistry registry = notStarted(kind, types, definitions, startTimeout);
+        registry.start();
+        return registry;
+    }
+
+    /** Like {@link #start}, without calling {@code start()}: what an embedder that forgets it serves. */
+    static SourceRegistry notStarted(String kind, Map<String, ConnectorType> types, List<SourceDefinition> definitions,
+            Duration startTimeout) {
         Map<String, ConnectorType> catalogTypes = Map.copyOf(types);
         List<ConnectorType> ordered = List.copyOf(types.values());
         ConnectorCatalog catalog = new ConnectorCatalog() {
@@ -75,9 +83,7 @@ final class TestSourceRegistries {
                 return Clock.systemUTC();
             }
         };
-        SourceRegistry registry = new SourceRegistry(catalog, source -> noHttp, store, new EgressRules(false),
+        return new SourceRegistry(catalog, source -> noHttp, store, new EgressRules(false),
                 host -> List.of(), startTimeout, Clock.systemUTC());
-        registry.start();
-        return registry;
     }
 }
