@@ -674,8 +674,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         SourceConfig config = definition.config();
         Optional<ConnectorType> type = catalog.find(config.type());
         if (type.isEmpty()) {
+            // every other way a source fails to connect is logged; a plugin skipped at start (its signature, its compat
+            // range) or removed leaves its sources unserved too, and the count of connected sources alone does not say which
+            LOG.warn("event=source-type-unknown source={} type=\"{}\" effect=\"the source is not served\" action=\"GET"
+                    + " /api/connectors says whether a plugin of that type was skipped and why; fix or install it, or correct the"
+                    + " source's type\"", config.name(), LogField.of(config.type()));
             return new LiveSource(definition, type, Optional.empty(), "unknown-type",
-                    "no connector type '" + config.type() + "' is loaded");
+                    "no connector type '" + BackendText.quoted(config.type(), 64) + "' is loaded");
         }
         if (!definition.enabled()) {
             return new LiveSource(definition, type, Optional.empty(), "disabled", "");

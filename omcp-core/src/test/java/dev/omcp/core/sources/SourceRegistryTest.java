@@ -196,6 +196,22 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aSourceOfATypeNoConnectorServes_isNamedInAWarning_atStartAndWhenItsPluginGoes() {
+        store.sources.add(def("traces", "jaeger", "https://jaeger.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        // a plugin skipped at start (a bad signature, a compat range) leaves its sources unserved: the operator reads which
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-type-unknown ")).singleElement()
+                .asString().contains("source=traces", "type=\"jaeger\"", "GET /api/connectors");
+
+        types.remove("prometheus");
+        registry.reconnect("prometheus");
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-type-unknown "))
+                .anySatisfy(line -> assertThat(line).contains("source=prom", "type=\"prometheus\""));
+    }
+
+    @Test
     void reconnectingATypeTheCatalogStillServes_givesTheSourcesNewConnectors() {
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);
