@@ -73,6 +73,11 @@ final class AnomalyScan {
      * @return how many scores were recorded
      */
     static int record(AnomalyHistory history, List<Verdict> verdicts, String tenant, Instant at) {
+        return recorded(history, verdicts, tenant, at).size();
+    }
+
+    /** As {@link #record}, returning the scores recorded: which services were scored, for one. */
+    static List<AnomalyScoreSample> recorded(AnomalyHistory history, List<Verdict> verdicts, String tenant, Instant at) {
         record Key(String service, String metric) {}
         Map<Key, Verdict> strongest = new LinkedHashMap<>();
         for (Verdict v : verdicts) {
@@ -86,7 +91,7 @@ final class AnomalyScan {
             AnomalyHistory.sampleOf(tenant, v.service(), v.metric(), at, v.finding()).ifPresent(samples::add);
         }
         history.recordAll(samples);
-        return samples.size();
+        return samples;
     }
 
     private static Verdict stronger(Verdict a, Verdict b) {

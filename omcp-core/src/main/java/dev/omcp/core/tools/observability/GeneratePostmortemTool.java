@@ -110,8 +110,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     + "place, naming it (partial: true and a note in JSON). `format: markdown` (default) returns the markdown as text and "
                     + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
                     + "earlier get_service_health and detect_anomalies calls; when none judged the service in the window, the "
-                    + "report runs detect_anomalies itself first (with its defaults; not for a name no source lists) and says so "
-                    + "in `detection`. Use it once a "
+                    + "report runs detect_anomalies itself first (with its defaults; not for a name no source lists, nor again "
+                    + "for a service an earlier draft's detection could not score) and says so in `detection`. Use it once a "
                     + "root cause is suspected (after detect_anomalies and get_blast_radius); next, check the draft's claims "
                     + "with query_traces and query_logs before sharing it.",
             Schemas.object()
@@ -253,11 +253,15 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                                     + "failed alike. Absent when the source failed before sending one or its connector does not "
                                     + "say.")))))
                     .add("detection", object(Jsonp.object()
-                            .add("state", string("completed; skipped when no source lists the service (judging would have "
-                                    + "scored only other services: see note for the name); or late when the report's deadline came "
-                                    + "first (nothing it found is in the report)."))
+                            .add("state", string("completed; earlier when a detection an earlier draft ran (at ranAt) judged "
+                                    + "the service within the window and recorded no score for it (its metrics held too little to "
+                                    + "judge), so none ran again and the counts are that detection's; skipped when no source lists "
+                                    + "the service (judging would have scored only other services: see note for the name); or late "
+                                    + "when the report's deadline came first (nothing it found is in the report)."))
+                            .add("ranAt", string("When the detection ran: completed and earlier only."))
                             .add("window", string("The stretch judged: the report's window, at least 15m and at most 1h."))
-                            .add("services", integer("Services judged, the report's own first."))
+                            .add("services", integer("Services judged, the report's own first: one more than the listed ones "
+                                    + "judged when the metrics sources do not list it by that name."))
                             .add("servicesListed", integer("Services the metrics sources list."))
                             .add("anomalousServices", integer("Services found anomalous."))
                             .add("scoresRecorded", integer("Scores written to the anomaly history, which the report is built from."))
@@ -265,7 +269,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("note", string("What ran and why, in one sentence.")))
                             .add("description", "Present when no detection had recorded scores for the service in the window, so "
                                     + "the report ran detect_anomalies itself (its defaults, the report's service first) and "
-                                    + "recorded the scores before building the timeline and signals."))
+                                    + "recorded the scores before building the timeline and signals; or, with state earlier or "
+                                    + "skipped, why it did not."))
                     .add("topologyGaps", TopologySnapshot.gapsSchema())
                     .add("contacts", Jsonp.object().add("type", "object").add("description", "Who answers for the service and the "
                             + "services its blast radius reaches, from the service catalog (owner and onCall), per service; absent "
@@ -357,14 +362,18 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         LogRange logRange = LogRange.within(from, to, AnomalyEpisodes.of(recorded.stream()
                 .filter(r -> AnomalyHistory.answers(service, r.service())).toList()).stream().findFirst().map(AnomalyEpisode::onset));
         // no detection judged the service in the window (a draft asked for first, or long after the last
-        // detect_anomalies): judge now, beside the gathering, or the timeline would be empty mid-incident
-        boolean judgeNow = recorded.stream().noneMatch(r -> AnomalyHistory.answers(service, r.service()))
+        // detect_anomalies): judge now, beside the gathering, or the timeline would be empty mid-incident;
+        // unless an earlier draft's detection judged it in the window and found too little of it to score
+        boolean unscored = recorded.stream().noneMatch(r -> AnomalyHistory.answers(service, r.service()))
                 && !toolkit.sources().with(MetricsCapability.class, principal).isEmpty();
+        Optional<PostmortemDetection.Outcome> earlier = unscored
+                ? PostmortemDetection.earlier(toolkit, principal, service, from, to) : Optional.empty();
+        boolean judgeNow = unscored && earlier.isEmpty();
         Gatherings g = gather(principal, service, window, range, new TimeRange(logRange.from(), logRange.to()), deadline,
                 judgeNow ? Optional.of(new DetectionAsk(duration, to)) : Optional.empty());
         List<Failed> failed = new ArrayList<>();
         Set<String> answered = new LinkedHashSet<>();
-        Optional<PostmortemDetection.Outcome> detection = g.detection();
+        Optional<PostmortemDetection.Outcome> detection = g.detection().or(() -> earlier);
         detection.ifPresent(d -> {
             answered.addAll(d.answered());
             d.failures().forEach(f -> failed.add(new Failed(f.source(), "metrics", f.kind(), f.message())));
@@ -434,9 +443,14 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             structured.add("failedSources", list);
         }
         // a draft for a typo would read as a quiet service: say that no source knows the name (asked
-        // only when nothing was found, which a typo always gives, so a real draft costs no extra listing)
-        Optional<String> unknown = report.noSignalNotice().isPresent()
-                ? new ServiceNameSuggestions(toolkit).unknownName(service, principal) : Optional.empty();
+        // only when nothing was found, which a typo always gives, so a real draft costs no extra listing;
+        // a detection skipped for the name has just heard every listing, so its names answer)
+        Optional<String> unknown = Optional.empty();
+        if (report.noSignalNotice().isPresent()) {
+            Optional<PostmortemDetection.Outcome> skipped = detection.filter(PostmortemDetection.Outcome::skipped);
+            unknown = skipped.isPresent() ? ServiceNameSuggestions.unknownName(service, skipped.get().namesListed())
+                    : new ServiceNameSuggestions(toolkit).unknownName(service, principal);
+        }
         unknown.ifPresent(u -> structured.add("note", u));
         JsonObject result = structured.build();
         if (json) {

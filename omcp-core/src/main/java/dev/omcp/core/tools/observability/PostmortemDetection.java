@@ -2,6 +2,7 @@ package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.analysis.anomaly.AnomalyDetector;
 import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.MetricsCapability;
@@ -9,14 +10,17 @@ import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.ServiceInfo;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -34,29 +38,55 @@ final class PostmortemDetection {
     static final Duration LONGEST_WINDOW = Duration.ofHours(1);
 
     /**
-     * What the detection did.
+     * How many services a detection judged and what it recorded.
      *
-     * @param state {@code completed}; {@code skipped} when no source lists the service, so judging
-     *     would have scored only other services; or {@code late} when the report's deadline came first
-     * @param window the stretch judged
      * @param services services judged (the report's own first)
+     * @param ofListed how many of them the metrics sources list: one fewer than {@code services} when they do not list
+     *     the report's own by that name
      * @param servicesListed services the metrics sources list
      * @param anomalousServices services found anomalous
      * @param scoresRecorded scores written to the history
+     */
+    record Counts(int services, int ofListed, int servicesListed, int anomalousServices, int scoresRecorded) {
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0);
+
+        /** {@code "the report's service and 8 of the 8 services the metrics sources list"}: what a completed run judged. */
+        String judged() {
+            if (servicesListed == 0) {
+                return "the report's service alone, as the metrics sources listed none";
+            }
+            String listedOnes = ofListed + " of the " + servicesListed + " services the metrics sources list";
+            return services > ofListed ? "the report's service and " + listedOnes : listedOnes + ", the report's own first";
+        }
+    }
+
+    /**
+     * What the detection did.
+     *
+     * @param state {@code completed}; {@code earlier} when an earlier draft's detection judged the service
+     *     in the window and recorded no score for it, so none ran again; {@code skipped} when no source
+     *     lists the service, so judging would have scored only other services; or {@code late} when the
+     *     report's deadline came first
+     * @param ranAt when the detection ran: for {@code completed} and {@code earlier}
+     * @param window the stretch judged
+     * @param counts what it judged and recorded (for {@code earlier}, that detection's)
+     * @param serviceScored whether a score of the report's service was recorded
      * @param partial whether some metrics query failed
      * @param answered the metrics sources that answered
      * @param failures one per source and failure: what the report lists in {@code failedSources}
+     * @param namesListed for {@code skipped}, every name the sources list: the report's did-you-mean needs
+     *     no listing of its own
      */
-    record Outcome(String state, Duration window, int services, int servicesListed, int anomalousServices, int scoresRecorded,
-            boolean partial, Set<String> answered, List<SourceFailure> failures) {
+    record Outcome(String state, Optional<Instant> ranAt, Duration window, Counts counts, boolean serviceScored, boolean partial,
+            Set<String> answered, List<SourceFailure> failures, Set<String> namesListed) {
 
         /**
          * The detection was still running at the report's deadline: nothing it found is in the report,
          * and each of its {@code sources} counts as timed out with {@code message}.
          */
         static Outcome late(Duration window, List<String> sources, String message) {
-            return new Outcome("late", window, 0, 0, 0, 0, true, Set.of(),
-                    sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList());
+            return new Outcome("late", Optional.empty(), window, Counts.NONE, false, true, Set.of(),
+                    sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList(), Set.of());
         }
 
         /**
@@ -64,41 +94,65 @@ final class PostmortemDetection {
          * every draft for a mistyped name (no score ever answers for it) would cost every service's
          * metrics for a report about none of them.
          */
-        static Outcome skipped(Duration window, int servicesListed, Set<String> answered) {
-            return new Outcome("skipped", window, 0, servicesListed, 0, 0, false, answered, List.of());
+        static Outcome skipped(Duration window, int servicesListed, Set<String> answered, Set<String> namesListed) {
+            return new Outcome("skipped", Optional.empty(), window, new Counts(0, 0, servicesListed, 0, 0), false, false, answered,
+                    List.of(), Set.copyOf(namesListed));
+        }
+
+        /** An earlier draft's detection judged the service in the window and found too little of it to score. */
+        static Outcome earlier(UnscoredServices.Run run) {
+            return new Outcome("earlier", Optional.of(run.ranAt()), run.window(), run.counts(), false, false, Set.of(), List.of(),
+                    Set.of());
         }
 
         boolean completed() {
             return state.equals("completed");
         }
 
+        boolean skipped() {
+            return state.equals("skipped");
+        }
+
+        int scoresRecorded() {
+            return counts.scoresRecorded();
+        }
+
         JsonObject toJson() {
-            return Jsonp.object().add("state", state).add("window", Durations.format(window)).add("services", services)
-                    .add("servicesListed", servicesListed).add("anomalousServices", anomalousServices)
-                    .add("scoresRecorded", scoresRecorded).add("partial", partial).add("note", note()).build();
+            JsonObjectBuilder json = Jsonp.object().add("state", state);
+            ranAt.ifPresent(at -> json.add("ranAt", at.toString()));
+            return json.add("window", Durations.format(window)).add("services", counts.services())
+                    .add("servicesListed", counts.servicesListed()).add("anomalousServices", counts.anomalousServices())
+                    .add("scoresRecorded", counts.scoresRecorded()).add("partial", partial).add("note", note()).build();
         }
 
         /** One sentence for the agent and the reader of the markdown. */
         String note() {
-            if (state.equals("skipped")) {
-                return "No anomaly detection had recorded scores for this service in the window, and no source lists it, so this "
-                        + "report ran none: it would have judged only other services.";
+            String none = "No anomaly detection had recorded scores for this service in the window";
+            if (skipped()) {
+                return none + ", and no source lists it, so this report ran none: it would have judged only other services.";
             }
-            String why = "No anomaly detection had recorded scores for this service in the window, so this report ran one";
+            if (state.equals("earlier")) {
+                return none + "; the one this gateway ran for a post-mortem at " + ranAt.orElseThrow() + " (detect_anomalies over "
+                        + Durations.format(window) + ", " + counts.services() + (counts.services() == 1 ? " service" : " services")
+                        + ") recorded no score for it, as its metrics "
+                        + "held too little to judge, so this report did not run it again: call detect_anomalies to judge it anew.";
+            }
+            String why = none + ", so this report ran one";
             if (!completed()) {
                 return why + " (detect_anomalies over " + Durations.format(window) + "), which did not finish before the report's "
                         + "deadline: call detect_anomalies, then generate the post-mortem again.";
             }
-            String ran = why + " (detect_anomalies over " + Durations.format(window) + ", " + services + " of "
-                    + Math.max(services, servicesListed) + " services, the report's own first)";
-            if (scoresRecorded == 0) {
+            String ran = why + " (detect_anomalies over " + Durations.format(window) + ", " + counts.judged() + ")";
+            if (counts.scoresRecorded() == 0) {
                 return ran + ", which recorded no score: " + (partial
                         ? "its metrics queries failed or timed out; call detect_anomalies to see which, then generate the "
                                 + "post-mortem again."
                         : "the metrics sources hold nothing to judge for these services.");
             }
-            return ran + " and recorded its " + scoresRecorded + " scores; " + anomalousServices
-                    + (anomalousServices == 1 ? " service was" : " services were") + " anomalous"
+            int anomalous = counts.anomalousServices();
+            return ran + " and recorded its " + counts.scoresRecorded() + " scores"
+                    + (serviceScored ? "" : ", none of them for this service" + (partial ? "" : " (its metrics held too little to judge)"))
+                    + "; " + anomalous + (anomalous == 1 ? " service was" : " services were") + " anomalous"
                     + (partial ? ", and some metrics queries failed" : "") + ".";
         }
     }
@@ -117,9 +171,21 @@ final class PostmortemDetection {
     }
 
     /**
+     * The detection an earlier draft ran that judged {@code service} within {@code from}..{@code to}, over the
+     * metrics sources the caller has now, and recorded no score for it: running it again would judge the fleet
+     * again to find the same nothing.
+     */
+    static Optional<Outcome> earlier(Toolkit toolkit, Principal principal, String service, Instant from, Instant to) {
+        Set<String> metricSources = sourceNames(toolkit.sources().with(MetricsCapability.class, principal));
+        return toolkit.unscoredServices().lately(principal.tenant(), service, metricSources, from, to).map(Outcome::earlier);
+    }
+
+    /**
      * Judges the services the metrics sources list (the report's {@code service} first, up to
      * {@code detect_anomalies}' default count) and records the scores, dated no later than
-     * {@code reportEnd} so the report's window holds them.
+     * {@code reportEnd} so the report's window holds them. The services it judged without a failed
+     * query and could not score are remembered ({@link UnscoredServices}), so a later draft for one
+     * of them does not judge the fleet again.
      */
     static Outcome run(Toolkit toolkit, Principal principal, String service, Duration reportWindow, Instant reportEnd,
             CallDeadline deadline) {
@@ -133,8 +199,10 @@ final class PostmortemDetection {
         TreeSet<String> listed = DetectAnomaliesTool.listedNames(listing);
         Set<String> answered = new LinkedHashSet<>();
         listing.answers().forEach(a -> answered.add(a.source()));
-        if (noSourceLists(toolkit, principal, service, metricSources, listing, listed, answered, deadline)) {
-            return Outcome.skipped(judged, listed.size(), answered);
+        Optional<Set<String>> unlisted = namesListedWithout(toolkit, principal, service, metricSources, listing, listed, answered,
+                deadline);
+        if (unlisted.isPresent()) {
+            return Outcome.skipped(judged, listed.size(), answered, unlisted.get());
         }
         List<String> services = new ArrayList<>();
         services.add(service);
@@ -153,44 +221,63 @@ final class PostmortemDetection {
         MetricBatch batch = MetricBatch.fetch(toolkit, metricSources, requests,
                 new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of(), principal.tenant()), deadline.remaining());
         AnomalyScan.Verdicts verdicts = AnomalyScan.judge(batch, window, AnomalyDetector.DEFAULT_SENSITIVITY);
-        int recorded = AnomalyScan.record(toolkit.history(), verdicts.verdicts(), principal.tenant(), at);
+        Set<String> scored = new HashSet<>();
+        List<AnomalyScoreSample> recorded = AnomalyScan.recorded(toolkit.history(), verdicts.verdicts(), principal.tenant(), at);
+        recorded.forEach(sample -> scored.add(sample.service()));
         int anomalous = DetectAnomaliesTool.anomalousServices(verdicts.verdicts()).size();
         batch.answers().forEach(a -> answered.add(a.source()));
         // one entry per source and message: 15 queries failing alike are one failure to read
         Set<SourceFailure> failures = new LinkedHashSet<>();
         listing.failures().forEach(f -> failures.add(new SourceFailure(f.source(), kindName(f.kind()), f.message())));
         batch.failures().forEach(f -> failures.add(new SourceFailure(f.source(), kindName(f.kind()), f.message())));
-        return new Outcome("completed", judged, services.size(), listed.size(), anomalous, recorded, !failures.isEmpty(),
-                answered, List.copyOf(failures));
+        int ofListed = (int) services.stream().filter(listed::contains).count();
+        Counts counts = new Counts(services.size(), ofListed, listed.size(), anomalous, recorded.size());
+        // a service one of whose queries failed may have metrics after all: the next draft judges it again
+        Set<String> failed = new HashSet<>();
+        batch.failures().forEach(f -> failed.add(f.request().service()));
+        List<String> unscored = services.stream().filter(s -> !scored.contains(s) && !failed.contains(s)).toList();
+        toolkit.unscoredServices().remember(principal.tenant(), unscored,
+                new UnscoredServices.Run(now, sourceNames(metricSources), judged, counts));
+        return new Outcome("completed", Optional.of(now), judged, counts, scored.contains(service), !failures.isEmpty(), answered,
+                List.copyOf(failures), Set.of());
     }
 
     /**
-     * Whether no source lists {@code service} (a mistyped name, most likely): the metrics sources'
-     * {@code listing} does not, nor do the other sources that list services, asked only then. Only
-     * when every source could say: a metrics source that cannot list its services, or a listing
-     * that failed, may hold the name, and the detection then runs as for a known one.
+     * Every name the sources list, when none of them is {@code service} (a mistyped name, most likely):
+     * the metrics sources' {@code listing} does not list it, nor do the other sources that list
+     * services, asked only then. Empty unless every source could say: a metrics source that cannot
+     * list its services, or a listing that failed, may hold the name, and the detection then runs as
+     * for a known one.
      *
      * @param answered filled with the other listing sources that answered
      */
-    private static boolean noSourceLists(Toolkit toolkit, Principal principal, String service,
+    private static Optional<Set<String>> namesListedWithout(Toolkit toolkit, Principal principal, String service,
             List<Bound<MetricsCapability>> metricSources, Gathered<List<ServiceInfo>> listing, Set<String> listed,
             Set<String> answered, CallDeadline deadline) {
         if (listed.isEmpty() || ServiceNameSuggestions.lists(listed, service) || !listing.failures().isEmpty()) {
-            return false;
+            return Optional.empty();
         }
         Set<String> listedBy = new TreeSet<>();
         listing.answers().forEach(a -> listedBy.add(a.source()));
-        if (!metricSources.stream().map(Bound::source).allMatch(listedBy::contains)) {
-            return false;
+        if (!listedBy.containsAll(sourceNames(metricSources))) {
+            return Optional.empty();
         }
         List<Bound<ServiceListingCapability>> others = toolkit.sources().with(ServiceListingCapability.class, principal).stream()
                 .filter(b -> !listedBy.contains(b.source())).toList();
         Gathered<List<ServiceInfo>> rest = ServiceListings.of(toolkit, principal, others, deadline.remaining());
-        if (!rest.failures().isEmpty() || ServiceNameSuggestions.lists(DetectAnomaliesTool.listedNames(rest), service)) {
-            return false;
+        Set<String> names = DetectAnomaliesTool.listedNames(rest);
+        if (!rest.failures().isEmpty() || ServiceNameSuggestions.lists(names, service)) {
+            return Optional.empty();
         }
         rest.answers().forEach(a -> answered.add(a.source()));
-        return true;
+        names.addAll(listed);
+        return Optional.of(names);
+    }
+
+    private static Set<String> sourceNames(List<? extends Bound<?>> sources) {
+        Set<String> names = new TreeSet<>();
+        sources.forEach(b -> names.add(b.source()));
+        return names;
     }
 
     private static String kindName(ConnectorException.Kind kind) {

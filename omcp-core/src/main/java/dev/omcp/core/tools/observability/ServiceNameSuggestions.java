@@ -84,7 +84,11 @@ public final class ServiceNameSuggestions {
      * {@code namespace/name}, the name), and when no source listed anything: then nobody can tell.
      */
     public Optional<String> unknownName(String asked, Principal principal) {
-        Set<String> names = known(principal);
+        return unknownName(asked, known(principal));
+    }
+
+    /** As {@link #unknownName(String, Principal)}, among {@code names} the sources just listed. */
+    static Optional<String> unknownName(String asked, Set<String> names) {
         if (names.isEmpty() || lists(names, asked)) {
             return Optional.empty();
         }

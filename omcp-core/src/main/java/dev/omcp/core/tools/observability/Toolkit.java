@@ -39,6 +39,7 @@ public final class Toolkit {
     private final AtomicReference<HealthThresholds> thresholds;
     private final String howToAddSources;
     private final ListedNameVerdicts listedNameVerdicts;
+    private final UnscoredServices unscoredServices;
 
     private Toolkit(Builder b) {
         this.sources = Objects.requireNonNull(b.sources, "sources");
@@ -57,6 +58,7 @@ public final class Toolkit {
         this.thresholds = new AtomicReference<>(b.thresholds);
         this.howToAddSources = b.howToAddSources;
         this.listedNameVerdicts = new ListedNameVerdicts(clock);
+        this.unscoredServices = new UnscoredServices(clock, history.limits().retention());
     }
 
     /**
@@ -76,6 +78,11 @@ public final class Toolkit {
     /** Which names of the plugins' listings were lately found to be only the gateway's judgements ({@link ServiceListings}). */
     ListedNameVerdicts listedNameVerdicts() {
         return listedNameVerdicts;
+    }
+
+    /** Which services a post-mortem's own detection lately judged and recorded no score for ({@link PostmortemDetection}). */
+    UnscoredServices unscoredServices() {
+        return unscoredServices;
     }
 
     /** The gateway's clock. */

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory metrics source: per (service, metric) a curve sampled on the query's own range and
@@ -39,6 +40,8 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     final List<MetricQuery> queries = new CopyOnWriteArrayList<>();
     /** The service of every metric discovery asked, in order ({@code ""} for every service's). */
     final List<String> discoveries = new CopyOnWriteArrayList<>();
+    /** How many times its services were listed. */
+    final AtomicInteger listings = new AtomicInteger();
     private volatile boolean hang;
     private volatile boolean labelFilters;
     private volatile int maxPoints = Integer.MAX_VALUE;
@@ -183,6 +186,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
+        listings.incrementAndGet();
         if (failAll != null) {
             throw failAll;
         }

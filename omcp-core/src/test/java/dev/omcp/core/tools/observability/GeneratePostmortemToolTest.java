@@ -19,6 +19,7 @@ import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -277,8 +279,101 @@ class GeneratePostmortemToolTest {
 
         JsonObject report = structured(call(tool, "{\"service\":\"dbb\",\"format\":\"json\"}"));
 
-        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        JsonObject detection = report.getJsonObject("detection");
+        assertThat(detection.getString("state")).isEqualTo("completed");
         assertThat(prom.queries).isNotEmpty();
+        // judged beside the 3 services prom lists, the name is not counted as one of them
+        assertThat(detection.getInt("services")).isEqualTo(4);
+        assertThat(detection.getInt("servicesListed")).isEqualTo(3);
+        assertThat(detection.getString("note")).contains("(detect_anomalies over 1h, the report's service and 3 of the 3 services "
+                + "the metrics sources list)");
+    }
+
+    @Test
+    void aKnownServiceTheDetectionCouldNotScore_isNotJudgedAgainByTheNextDraft_whichSaysWhenItWas() {
+        // prom lists ledger but holds no series of it: no score is recorded for it, and each draft would judge the fleet again
+        FakeMetricsBackend prom = slowDatabase().knows("ledger");
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+
+        JsonObject first = structured(call(tool, "{\"service\":\"ledger\",\"format\":\"json\"}")).getJsonObject("detection");
+        assertThat(first.getString("state")).isEqualTo("completed");
+        assertThat(first.getString("note")).contains("none of them for this service");
+        int queries = prom.queries.size();
+        assertThat(queries).isPositive();
+
+        clock.advance(Duration.ofMinutes(5));
+        ToolResult again = call(tool, "{\"service\":\"ledger\"}");
+
+        assertThat(prom.queries).hasSize(queries);
+        JsonObject report = structured(again);
+        JsonObject detection = report.getJsonObject("detection");
+        assertThat(detection.getString("state")).isEqualTo("earlier");
+        assertThat(detection.getString("ranAt")).isEqualTo("2025-03-10T10:00:00Z");
+        assertThat(detection.getInt("services")).isEqualTo(4);
+        assertThat(detection.getInt("scoresRecorded")).isEqualTo(first.getInt("scoresRecorded"));
+        assertThat(detection.getBoolean("partial")).isFalse();
+        assertThat(detection.getString("note")).contains("at 2025-03-10T10:00:00Z", "recorded no score for it",
+                "call detect_anomalies");
+        assertThat(report.getBoolean("partial")).isFalse();
+        assertThat(again.firstText()).contains("the one this gateway ran for a post-mortem at 2025-03-10T10:00:00Z");
+    }
+
+    @Test
+    void anotherTenantsDraft_judgesTheServiceItself() {
+        FakeMetricsBackend prom = slowDatabase().knows("ledger");
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+        call(tool, Principal.apiKey("acme-agent", "acme"), "{\"service\":\"ledger\",\"format\":\"json\"}");
+        int queries = prom.queries.size();
+
+        JsonObject report = structured(call(tool, Principal.apiKey("globex-agent", "globex"),
+                "{\"service\":\"ledger\",\"format\":\"json\"}"));
+
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        assertThat(prom.queries).hasSize(2 * queries);
+    }
+
+    @Test
+    void aServiceWhoseQueriesFailed_orWhoseDetectionTheWindowNoLongerHolds_isJudgedAgain() {
+        FakeMetricsBackend prom = slowDatabase().knows("ledger")
+                .failing("cpu", new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "cpu refused"));
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+        call(tool, "{\"service\":\"ledger\",\"format\":\"json\"}");
+
+        // its cpu query failed: the detection does not know that ledger has nothing to judge
+        JsonObject report = structured(call(tool, "{\"service\":\"ledger\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+
+        FakeMetricsBackend answering = slowDatabase().knows("ledger");
+        tool = tool(new InMemorySources().add(answering).add(dbCallChain()).registry(), Duration.ofSeconds(2), Duration.ofSeconds(4));
+        call(tool, "{\"service\":\"ledger\",\"format\":\"json\"}");
+        clock.advance(Duration.ofMinutes(11));
+        int queries = answering.queries.size();
+        report = structured(call(tool, "{\"service\":\"ledger\",\"duration\":\"10m\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        assertThat(answering.queries).hasSize(2 * queries);
+    }
+
+    @Test
+    void aDraftForANameNoSourceLists_asksEachSourceForItsServicesOnce() {
+        FakeMetricsBackend prom = slowDatabase();
+        AtomicInteger ledgerListings = new AtomicInteger();
+        ScriptedConnector ledger = new ScriptedConnector().services(ignored -> {
+            ledgerListings.incrementAndGet();
+            return List.of(new ServiceInfo("ledger", Map.of()));
+        });
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(ledger).add(dbCallChain()).registry(),
+                Duration.ofSeconds(2), Duration.ofSeconds(4));
+
+        JsonObject report = structured(call(tool, "{\"service\":\"ledgr\",\"format\":\"json\"}"));
+
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("skipped");
+        assertThat(report.getString("note")).isEqualTo("No source lists a service named 'ledgr'; list_services shows the names. "
+                + "Did you mean 'ledger'?");
+        assertThat(prom.listings.get()).isEqualTo(1);
+        assertThat(ledgerListings.get()).isEqualTo(1);
     }
 
     @Test
