@@ -2,6 +2,7 @@ package dev.omcp.core.schema;
 
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.text.BackendText;
+import dev.omcp.sdk.text.ReadBudget;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -58,6 +59,12 @@ public final class JsonSchemaValidator {
             "writeOnly", "deprecated", "contentMediaType", "contentEncoding");
 
     private static final int MAX_DEPTH = 64;
+    /**
+     * Characters one pattern match may read: a linear pattern reads each character a few times, so a
+     * megabyte argument fits; catastrophic backtracking uses it up in well under a second.
+     */
+    private static final long PATTERN_READS = 1_000_000L;
+    private static final long PATTERN_READS_PER_CHARACTER = 64L;
     /** The most digits a number checked against {@code multipleOf} may span; past it the check is refused, not run. */
     private static final int MAX_MULTIPLE_OF_DIGITS = 1000;
     /**
@@ -218,7 +225,13 @@ public final class JsonSchemaValidator {
                 if (pattern == null) {
                     out.add(childPath + ": schema pattern " + byPattern.getKey() + " is not a valid regular expression");
                     matched = true;
-                } else if (pattern.matcher(entry.getKey()).find()) {
+                    continue;
+                }
+                PatternMatch match = find(pattern, byPattern.getKey(), entry.getKey());
+                if (match.unchecked() != null) {
+                    out.add(childPath + ": " + match.unchecked());
+                    matched = true;
+                } else if (match.found()) {
                     matched = true;
                     check(root, byPattern.getValue(), entry.getValue(), childPath, out, depth + 1);
                 }
@@ -307,9 +320,12 @@ public final class JsonSchemaValidator {
         if (schema.containsKey("pattern")) {
             String regex = schema.getString("pattern");
             Pattern pattern = pattern(regex);
+            PatternMatch match = pattern == null ? null : find(pattern, regex, text);
             if (pattern == null) {
                 out.add(path + ": schema pattern " + regex + " is not a valid regular expression");
-            } else if (!pattern.matcher(text).find()) {
+            } else if (match.unchecked() != null) {
+                out.add(path + ": " + match.unchecked());
+            } else if (!match.found()) {
                 // a regular expression says what is refused, not what to send instead: the description does
                 out.add(path + ": must match " + regex + (schema.get("description") instanceof JsonString d && !d.getString().isBlank()
                         ? ". " + d.getString().strip() : ""));
@@ -350,6 +366,30 @@ public final class JsonSchemaValidator {
         long integerDigits = Math.max(0L, (long) number.precision() - number.scale());
         long decimalPlaces = Math.max(0L, Math.max((long) number.scale(), divisor.scale()));
         return integerDigits + decimalPlaces;
+    }
+
+    /** Whether a schema pattern was found in a text; {@code unchecked} says why the match was given up, or is null. */
+    private record PatternMatch(boolean found, String unchecked) {}
+
+    /**
+     * {@code pattern.matcher(text).find()}, given up with the reason when it costs too much. A tool's
+     * schema may come from a plugin while the text is an agent's argument, and java.util.regex
+     * backtracks ({@code (.*a){12}} runs for hours on 40 characters) and recurses once per repetition
+     * of a group with alternatives ({@code (a|b)*} overflows the stack on a long value). A value that
+     * cannot be checked is refused, never let through.
+     */
+    private static PatternMatch find(Pattern pattern, String regex, String text) {
+        try {
+            ReadBudget budget = new ReadBudget(PATTERN_READS + PATTERN_READS_PER_CHARACTER * (long) text.length());
+            return new PatternMatch(budget.find(pattern, text), null);
+        } catch (ReadBudget.ExhaustedException e) {
+            return new PatternMatch(false, "could not be checked against " + regex
+                    + ": the pattern backtracks too much on this value; send a shorter or simpler value");
+        } catch (StackOverflowError e) {
+            // thrown inside the matcher, whose frames are gone by now: only this check failed
+            return new PatternMatch(false, "could not be checked against " + regex
+                    + ": the value is too long for this pattern; send a shorter value");
+        }
     }
 
     private Pattern pattern(String regex) {

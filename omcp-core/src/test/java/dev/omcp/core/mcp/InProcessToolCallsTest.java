@@ -119,6 +119,18 @@ class InProcessToolCallsTest {
     }
 
     @Test
+    void aToolWhoseRecursionOverflowsTheStack_isAToolError_andTheGatewayGoesOn() {
+        // a regular expression over a long hostile text recurses past the stack: that call fails, nothing else
+        ToolOutcome outcome = gateway().invokeTool().invoke(ALICE, "echo", args("recurse"));
+
+        assertThat(outcome).isInstanceOfSatisfying(ToolOutcome.Completed.class, completed -> {
+            assertThat(completed.result().isError()).isTrue();
+            assertThat(completed.result().firstText()).contains("failed unexpectedly");
+        });
+        assertThat(gateway().invokeTool().invoke(ALICE, "echo", args("payments"))).isInstanceOf(ToolOutcome.Completed.class);
+    }
+
+    @Test
     void aToolThatThrows_isAToolErrorWithoutItsInternals() {
         ToolOutcome outcome = gateway().invokeTool().invoke(ALICE, "echo", args("explode"));
 

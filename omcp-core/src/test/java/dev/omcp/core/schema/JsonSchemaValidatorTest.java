@@ -258,4 +258,43 @@ class JsonSchemaValidatorTest {
         assertThat(validator.validate(s, json("1e900"), "n")).isEmpty();
         assertThat(validator.validate(s, json("1.25"), "n")).containsExactly("n: must be a multiple of 0.5");
     }
+
+    // A tool's input schema may come from a plugin, and its patterns run on the agent's arguments:
+    // java.util.regex backtracks, and recurses once per repetition of a group with alternatives.
+
+    @Test
+    void aPatternThatBacktracksCatastrophically_refusesTheValue_insteadOfHangingTheCall() {
+        JsonObject s = schema("{\"type\":\"string\",\"pattern\":\"^(.*a){12}$\"}");
+        List<String> violations = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> validator.validate(s, Jsonp.value("a".repeat(40) + "b"), "name"));
+        assertThat(violations).containsExactly("name: could not be checked against ^(.*a){12}$: the pattern backtracks too much "
+                + "on this value; send a shorter or simpler value");
+        // within the budget the same pattern still decides
+        assertThat(validator.validate(s, Jsonp.value("a".repeat(12)), "name")).isEmpty();
+        assertThat(validator.validate(s, Jsonp.value("a".repeat(11)), "name")).containsExactly("name: must match ^(.*a){12}$");
+    }
+
+    @Test
+    void aPatternThatRecursesPastTheStackOnALongValue_refusesTheValue_insteadOfThrowing() {
+        JsonObject s = schema("{\"type\":\"string\",\"pattern\":\"^(a|b)*$\"}");
+        List<String> violations = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> validator.validate(s, Jsonp.value("ab".repeat(50_000)), "name"));
+        assertThat(violations).containsExactly("name: could not be checked against ^(a|b)*$: the value is too long for this "
+                + "pattern; send a shorter value");
+        assertThat(validator.validate(s, Jsonp.value("abba"), "name")).isEmpty();
+        assertThat(validator.validate(s, Jsonp.value("abc"), "name")).containsExactly("name: must match ^(a|b)*$");
+    }
+
+    @Test
+    void aPatternPropertyThatRecursesPastTheStackOnALongName_refusesTheMember() {
+        JsonObject s = schema("{\"type\":\"object\",\"patternProperties\":{\"^(a|b)*$\":{\"type\":\"string\"}},"
+                + "\"additionalProperties\":false}");
+        String name = "ab".repeat(50_000);
+        JsonObject value = Jsonp.object().add(name, "x").build();
+        List<String> violations = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> validator.validate(s, value, "labels"));
+        assertThat(violations).singleElement().asString()
+                .endsWith(": could not be checked against ^(a|b)*$: the value is too long for this pattern; send a shorter value");
+        assertThat(validator.validate(s, Jsonp.object().add("ab", "x").build(), "labels")).isEmpty();
+    }
 }

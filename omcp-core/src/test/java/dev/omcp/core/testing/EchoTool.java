@@ -37,6 +37,14 @@ public final class EchoTool implements Tool {
         if (call.arguments().getString("service").equals("explode")) {
             throw new IllegalStateException("secret internal detail");
         }
+        if (call.arguments().getString("service").equals("recurse")) {
+            return recurse(call.arguments().getString("service").length());
+        }
         return ToolResult.structured(Json.createObjectBuilder().add("echo", call.arguments().getString("service")).build());
+    }
+
+    /** Recursion without end, as a regular expression's over a long hostile text: a StackOverflowError. */
+    private static ToolResult recurse(int depth) {
+        return depth < 0 ? ToolResult.error("unreachable") : recurse(depth + 1);
     }
 }

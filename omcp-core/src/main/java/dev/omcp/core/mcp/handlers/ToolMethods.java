@@ -154,7 +154,9 @@ public final class ToolMethods {
         ToolResult result;
         try {
             result = tool.get().call(new DispatchedToolCall(call, arguments, clientRequests));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // a StackOverflowError too: a regular expression or a parser recursing over a long hostile text (a
+            // backend's line, an argument) exhausts the stack of this call alone, and is unwound by now
             String errorId = UUID.randomUUID().toString().substring(0, 8);
             LOG.error("tool={} principal=\"{}\" errorId={} outcome=bug", name, LogText.of(call.principal().id()), errorId, e);
             result = ToolResult.error("Tool " + name + " failed unexpectedly (error id " + errorId

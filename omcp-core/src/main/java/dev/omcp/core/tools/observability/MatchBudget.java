@@ -29,7 +29,8 @@ final class MatchBudget {
     /**
      * {@code pattern.matcher(text).find()}, charged to the budget.
      *
-     * @throws InvalidArgumentException when the budget runs out, saying the expression is too costly
+     * @throws InvalidArgumentException when the budget runs out, or the matcher recursed past the stack,
+     *     saying the expression is too costly
      */
     boolean find(String text) {
         try {
@@ -38,6 +39,13 @@ final class MatchBudget {
             throw new InvalidArgumentException(argument + " backtracks too much for the gateway to check it against the "
                     + "redacted lines (the gateway's matcher backtracks; log backends use RE2). Use a simpler expression, "
                     + "for example without nested or repeated .* groups.");
+        } catch (StackOverflowError e) {
+            // java.util.regex recurses once per repetition of a group with alternatives ((a|b)*): over a long
+            // line the stack runs out. The stack is unwound by now; the call fails and shows no line (fail closed).
+            throw new InvalidArgumentException(argument + " nests too deeply for the gateway to check it against the "
+                    + "redacted lines: a repeated group with alternatives, such as (a|b)*, recurses once per repetition in "
+                    + "the gateway's matcher (log backends use RE2). Use a simpler expression, for example a character "
+                    + "class [ab]* instead of (a|b)*.");
         }
     }
 }

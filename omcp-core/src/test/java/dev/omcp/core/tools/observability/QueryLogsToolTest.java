@@ -855,6 +855,19 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aFilterThatRecursesPastTheStackOnALongLine_failsWithAReason_andShowsNoLine() {
+        // java.util.regex recurses once per repetition of a group with alternatives: over a long line the check
+        // of the lines as shown overflows the stack. The raw line matches at its '@' after a few characters;
+        // redacted, it has no '@' left and the group repeats over the 100,000 characters that follow.
+        String line = "alice@example.com " + "ab".repeat(50_000);
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(1), Map.of(), line);
+        QueryLogsTool tool = tool(new InMemorySources().add(loki));
+        String error = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                ToolHarness.error(tool, "{\"service\":\"api\",\"filter\":\"@|(a|b)*$\"}"));
+        assertThat(error).contains("filter", "too deeply", "simpler expression").doesNotContain("alice", "abab");
+    }
+
+    @Test
     void withRedactionOff_filtersOnAnyTextAreTheOperatorsChoice() {
         FakeLogsBackend loki = leakyLines();
         QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), clock).redaction(false));
