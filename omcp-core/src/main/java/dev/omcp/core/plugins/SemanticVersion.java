@@ -16,9 +16,15 @@ import java.util.regex.Pattern;
  * @param prerelease dot-separated pre-release identifiers; empty for a release
  */
 public record SemanticVersion(long major, long minor, long patch, List<String> prerelease) implements Comparable<SemanticVersion> {
+    /**
+     * The dot-separated identifiers repeat possessively: java.util.regex recurses once per repetition
+     * of a greedy group and overflows the stack on tens of thousands of them (a hub catalog or a
+     * manifest is another party's text); nothing after an identifier can start with a letter, digit,
+     * hyphen or dot, so giving one back never made a match.
+     */
     private static final Pattern FORM = Pattern.compile(
             "v?(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})"
-                    + "(?:-([0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*))?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?");
+                    + "(?:-([0-9A-Za-z-]++(?:\\.[0-9A-Za-z-]++)*+))?(?:\\+[0-9A-Za-z-]++(?:\\.[0-9A-Za-z-]++)*+)?");
 
     public SemanticVersion {
         prerelease = List.copyOf(prerelease);

@@ -47,4 +47,13 @@ class SemanticVersionTest {
             assertThat(SemanticVersion.parse(text)).as(text).isEmpty();
         }
     }
+
+    @Test
+    void aVersionWithTensOfThousandsOfPrereleaseIdentifiers_parses_withoutOverflowingTheStack() {
+        // a hub's catalog and a manifest are another party's text; the matcher must not recurse once per identifier
+        String text = "1.0.0-" + "a.".repeat(50_000) + "b";
+        assertThat(SemanticVersion.parse(text)).hasValueSatisfying(version -> assertThat(version.prerelease()).hasSize(50_001));
+        assertThat(SemanticVersion.parse(text + "..c")).isEmpty();
+        assertThat(SemanticVersion.parse("1.0.0+" + "b.".repeat(50_000) + "c")).isPresent();
+    }
 }

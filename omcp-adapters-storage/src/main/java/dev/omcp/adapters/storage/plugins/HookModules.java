@@ -11,7 +11,12 @@ import java.util.regex.Pattern;
  * the root is refused (spec 6.1 rule 5): hook code only ever comes from the verified JAR.
  */
 final class HookModules {
-    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
+    /**
+     * Possessive: java.util.regex recurses once per repetition of a greedy group, and a manifest's
+     * module of tens of thousands of packages would overflow the stack. A dot is no identifier
+     * character, so giving characters or packages back never made a match.
+     */
+    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*+(?:\\.[A-Za-z_$][A-Za-z0-9_$]*+)*+");
 
     private HookModules() {}
 

@@ -32,4 +32,12 @@ class HookModulesTest {
     void modulesThatNameNoClass_areRefused(String module) {
         assertThat(HookModules.resolve(module)).isInstanceOf(HookModules.Resolved.Refused.class);
     }
+
+    @org.junit.jupiter.api.Test
+    void aClassNameOfTensOfThousandsOfPackages_isJudged_withoutOverflowingTheStack() {
+        // the matcher must not recurse once per package: a manifest is another party's text
+        String name = "a.".repeat(50_000) + "Hook";
+        assertThat(HookModules.resolve(name)).isEqualTo(new HookModules.Resolved.ClassName(name));
+        assertThat(HookModules.resolve(name.replace("Hook", ".Hook"))).isInstanceOf(HookModules.Resolved.Refused.class);
+    }
 }
