@@ -20,8 +20,6 @@ import java.util.regex.Pattern;
  * file only, never from the API).
  */
 final class SecretSettings {
-    /** The indexes a path gives a list's elements, {@code [1]} of {@code caFile[1]}. */
-    private static final Pattern LIST_INDEX = Pattern.compile("(\\[\\d+])+$");
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private SecretSettings() {}
@@ -129,12 +127,34 @@ final class SecretSettings {
     static Map<String, String> filePaths(JsonObject settings) {
         Map<String, String> out = new java.util.TreeMap<>();
         walk(settings, "", (path, v) -> {
-            String last = LIST_INDEX.matcher(path.substring(path.lastIndexOf('.') + 1)).replaceAll("");
+            String last = withoutListIndexes(path.substring(path.lastIndexOf('.') + 1));
             if (isFileKey(last) && v instanceof JsonString s) {
                 out.put(path, s.getString());
             }
         });
         return out;
+    }
+
+    /**
+     * {@code key} without the indexes a path gives a list's elements at its end ({@code caFile[0][1]} is
+     * {@code caFile}). Scanned
+     * from the end: the keys come from a management API body, and the regular expression this replaces
+     * recursed once per index (a key of tens of thousands overflowed the stack) and retried from every
+     * {@code [} (quadratic).
+     */
+    static String withoutListIndexes(String key) {
+        int end = key.length();
+        while (end > 0 && key.charAt(end - 1) == ']') {
+            int open = end - 2;
+            while (open >= 0 && key.charAt(open) >= '0' && key.charAt(open) <= '9') {
+                open--;
+            }
+            if (open < 0 || open == end - 2 || key.charAt(open) != '[') {
+                break;
+            }
+            end = open;
+        }
+        return key.substring(0, end);
     }
 
     private interface Visitor {
