@@ -49,4 +49,30 @@ class BackendTextTest {
                 .isEqualTo("in\\u001b]0;owned\\u0007fo\\n  - forged\\r\\t\\u202eend /tmp/a\\b " + "x".repeat(300));
         assertThat(BackendText.escaped("plain text, é and 😀")).isEqualTo("plain text, é and 😀");
     }
+
+    @Test
+    void urls_areReplacedAsTheRegularExpressionDid_onEveryMixOfSchemeAndUrlCharacters() {
+        // the expression, searched for from every position, is the reference
+        java.util.regex.Pattern reference = java.util.regex.Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
+        String[] pieces = {"://", "a", "Z", "h", "7", "_", ".", "+", "-", ":", "/", " ", "\t", "\"", "'", "<", ">", "@", "é",
+            "\u0301", "\u017f", "\u212a", "\u0131", "?", "x://y", "http://u:p@h/"};
+        java.util.Random random = new java.util.Random(11);
+        for (int k = 0; k < 50_000; k++) {
+            StringBuilder text = new StringBuilder();
+            for (int len = random.nextInt(10); len > 0; len--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String s = text.toString();
+            assertThat(BackendText.withoutUrls(s)).as(s).isEqualTo(reference.matcher(s).replaceAll("<url>"));
+        }
+    }
+
+    @Test
+    void urls_areFoundInLinearTime_inTextThatStartsAWordAtEveryOtherCharacter() {
+        // each "a" after a dot starts a word: searched for from every position, the expression took a minute on this
+        String text = "a.".repeat(50_000) + "x://secret@host/" + " a.".repeat(50_000) + "://";
+        String cleaned = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> BackendText.withoutUrls(text));
+        assertThat(cleaned).isEqualTo("<url>" + " a.".repeat(50_000) + "://");
+    }
 }
