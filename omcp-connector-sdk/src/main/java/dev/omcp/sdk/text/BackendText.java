@@ -101,8 +101,11 @@ public final class BackendText {
      * (half a second for 4,000 characters, a minute for 100,000). Instead each {@code ://} is found
      * first; a URL that holds it starts within the scheme characters right before it, and the first
      * start there at which the expression matches is the one the search would have found.
+     *
+     * <p>For a connector's own messages that must keep their length and line breaks; {@link #clean}
+     * also bounds and flattens.
      */
-    static String withoutUrls(String text) {
+    public static String withoutUrls(String text) {
         int separator = text.indexOf("://");
         if (separator < 0) {
             return text;

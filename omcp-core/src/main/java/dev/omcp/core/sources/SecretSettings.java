@@ -1,6 +1,7 @@
 package dev.omcp.core.sources;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.BackendText;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.ports.sources.SourceSecrets;
 import jakarta.json.JsonArrayBuilder;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Which settings are secrets (masked when shown, kept when sent back masked; the rules are
@@ -20,7 +20,6 @@ import java.util.regex.Pattern;
  * file only, never from the API).
  */
 final class SecretSettings {
-    private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private SecretSettings() {}
 
@@ -176,8 +175,11 @@ final class SecretSettings {
         }
     }
 
-    /** {@code text} with anything that looks like a URL replaced, for log lines and messages. */
+    /**
+     * {@code text} with anything that looks like a URL replaced, for log lines and messages: in linear time, since
+     * a connector's or backend's message may be long and searching with the expression is quadratic on some texts.
+     */
     static String withoutUrls(String text) {
-        return text == null ? "" : URL_IN_TEXT.matcher(text).replaceAll("<url>");
+        return text == null ? "" : BackendText.withoutUrls(text);
     }
 }

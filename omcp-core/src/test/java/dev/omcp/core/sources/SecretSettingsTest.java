@@ -55,4 +55,12 @@ class SecretSettingsTest {
             assertThat(SecretSettings.withoutListIndexes(s)).as(s).isEqualTo(reference.matcher(s).replaceAll(""));
         }
     }
+
+    @Test
+    void urlsInAConnectorsMessage_areReplacedInLinearTime_evenInTextThatLooksLikeSchemesThroughout() {
+        // a connector's or backend's message may be long; searching it with the URL expression was quadratic on "a.a.a."
+        String message = "see http://user:pw@prom:9090/api for details; " + "a.".repeat(100_000) + "://";
+        String shown = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () -> SecretSettings.withoutUrls(message));
+        assertThat(shown).startsWith("see <url> for details; ").doesNotContain("pw@");
+    }
 }
