@@ -10,6 +10,11 @@ import java.util.regex.Pattern;
  * through {@link #find} or {@link #matches} is charged here; when the budget is spent the match
  * stops with {@link ExhaustedException}, and the caller says why in its own terms.
  *
+ * <p>A budget bounds reads, not depth: the matcher recurses once per repetition of a group with
+ * alternatives, so {@code (a|b)*} over a few thousand characters throws {@link StackOverflowError}
+ * with reads to spare. A caller matching an outside expression catches that error around the match
+ * too (the matcher's frames are unwound by then) and refuses the expression as it would a spent budget.
+ *
  * <p>One budget may serve many matches (a whole request) or one (a line). Not thread-safe: use one
  * per thread.
  */

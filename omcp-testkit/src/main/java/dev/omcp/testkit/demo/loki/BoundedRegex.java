@@ -24,6 +24,8 @@ final class BoundedRegex {
             return budgetFor(text).find(pattern, text);
         } catch (ReadBudget.ExhaustedException e) {
             throw gaveUp(pattern, text);
+        } catch (StackOverflowError e) {
+            throw tooDeep(pattern, text);
         }
     }
 
@@ -33,11 +35,20 @@ final class BoundedRegex {
             return budgetFor(text).matches(pattern, text);
         } catch (ReadBudget.ExhaustedException e) {
             throw gaveUp(pattern, text);
+        } catch (StackOverflowError e) {
+            throw tooDeep(pattern, text);
         }
     }
 
     private static ReadBudget budgetFor(String text) {
         return new ReadBudget(FIXED_READS + (long) READS_PER_CHAR_SQUARED * text.length() * text.length());
+    }
+
+    /** The matcher recursed once per repetition of a group with alternatives, past the stack; its frames are gone by now. */
+    private static LogQlException tooDeep(Pattern pattern, String text) {
+        return new LogQlException("the simulated Loki gave up on the regular expression " + pattern.pattern()
+                + ": it repeats a group of alternatives too often on a " + text.length() + "-character line for Java's engine"
+                + " (a real Loki's RE2 does not recurse). Use a character class instead, such as [ab]* for (a|b)*.");
     }
 
     private static LogQlException gaveUp(Pattern pattern, String text) {

@@ -30,4 +30,14 @@ class BoundedRegexTest {
                         .hasMessageContaining("backtracks too much")
                         .hasMessageContaining("RE2"));
     }
+
+    @Test
+    void aGroupOfAlternativesRepeatedOverALongLine_failsWithAReason_insteadOfOverflowingTheStack() {
+        // java.util.regex recurses once per repetition of (a|b): a budget of reads does not bound that
+        String line = "ab".repeat(50_000);
+        assertThatThrownBy(() -> BoundedRegex.matches(Pattern.compile("(a|b)*"), line))
+                .isInstanceOf(LogQlException.class)
+                .hasMessageContaining("(a|b)*")
+                .hasMessageContaining("[ab]*");
+    }
 }
