@@ -81,13 +81,22 @@ public final class ServiceNameSuggestions {
      * {@code "No source lists a service named 'paymnets'. Did you mean 'payments'?"} for a tool that
      * answers for any name (a post-mortem, the anomaly history) and would otherwise report "nothing
      * found" for a typo as if the service were quiet. Empty when a source lists the name (or, for
-     * {@code namespace/name}, the name), and when no source listed anything: then nobody can tell.
+     * {@code namespace/name}, the name), and when no source listed anything or one could not say (it
+     * failed, or its listing was cut, see {@link ServiceListings}): then nobody can tell, and "no
+     * source lists it" would send the agent away from a real service.
      */
     public Optional<String> unknownName(String asked, Principal principal) {
-        return unknownName(asked, known(principal));
+        Gathered<List<ServiceInfo>> gathered = listings(principal);
+        if (gathered.partial()) {
+            return Optional.empty();
+        }
+        return unknownName(asked, names(gathered));
     }
 
-    /** As {@link #unknownName(String, Principal)}, among {@code names} the sources just listed. */
+    /**
+     * As {@link #unknownName(String, Principal)}, among {@code names} the sources just listed, every one of them whole
+     * (none failed or was cut: the caller checked).
+     */
     static Optional<String> unknownName(String asked, Set<String> names) {
         if (names.isEmpty() || lists(names, asked)) {
             return Optional.empty();

@@ -81,4 +81,17 @@ class ServiceNameSuggestionsTest {
         assertThat(names.matching("", Principal.apiKey("globex-bot", "globex"))).containsExactly("gateway");
         assertThat(names.matching("", Principal.apiKey("acme-bot", "acme"))).containsExactly("acme-billing", "gateway");
     }
+
+    @Test
+    void unknownName_claimsNothing_whenASourceCouldNotSay() {
+        // the broken source may list 'checkout': "no source lists it" would be a false answer, and send the agent to a wrong name
+        FakeMetricsBackend ok = new FakeMetricsBackend("prom-a").knows("payments").knows("checkouts");
+        FakeMetricsBackend broken = new FakeMetricsBackend("prom-b").knows("checkout")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
+        ServiceNameSuggestions names = suggestions(new InMemorySources().add(ok).add(broken));
+
+        assertThat(names.unknownName("checkout", Principal.anonymous())).isEmpty();
+        assertThat(suggestions(new InMemorySources().add(ok)).unknownName("checkout", Principal.anonymous()))
+                .as("every source answered").hasValueSatisfying(note -> assertThat(note).contains("Did you mean 'checkouts'?"));
+    }
 }
