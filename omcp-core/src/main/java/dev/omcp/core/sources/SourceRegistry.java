@@ -86,6 +86,9 @@ import org.slf4j.LoggerFactory;
 public final class SourceRegistry implements ManageSources, ConnectorUsers, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceRegistry.class);
     private static final Map<Class<?>, String> CAPABILITY_NAMES = namesOfCapabilities();
+    /** What {@link #listForAgents} says of a source whose backend address the egress rules refuse. */
+    public static final String EGRESS_REFUSED_FOR_AGENTS = "the gateway's egress policy refuses the address of this source's "
+            + "backend; ask the gateway's operator, whose log says why (event=source-url-rejected)";
 
     private final ConnectorCatalog catalog;
     private final ConnectorContexts contexts;
@@ -108,13 +111,29 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     private enum State { NEW, STARTED, CLOSED }
 
-    /** One source and what became of it. */
+    /**
+     * One source and what became of it.
+     *
+     * @param egressRefused whether the egress rules refused its backend's address: {@code problem} then names the rule and
+     *     the address, which agents are not shown ({@link #listForAgents})
+     */
     private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
-            String status, String problem, boolean badSettings, SourceActivity activity, ConnectorUse use) {
+            String status, String problem, boolean badSettings, SourceActivity activity, ConnectorUse use, boolean egressRefused) {
+        LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
+                String problem, boolean badSettings, SourceActivity activity, ConnectorUse use) {
+            this(definition, type, connector, status, problem, badSettings, activity, use, false);
+        }
+
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
                 String problem, boolean badSettings) {
             // a source that is not connected is never called; its activity stays empty and it has nothing to close
             this(definition, type, connector, status, problem, badSettings, SourceActivity.discarding(), ConnectorUse.unowned());
+        }
+
+        /** A source not connected because the egress rules refuse its backend's address. */
+        static LiveSource egressRefused(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
+            return new LiveSource(definition, type, Optional.empty(), "failed", reason, false, SourceActivity.discarding(),
+                    ConnectorUse.unowned(), true);
         }
 
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
@@ -325,11 +344,25 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     @Override
     public List<SourceView> list(Principal caller) {
+        return list(caller, false);
+    }
+
+    /**
+     * As {@link #list(Principal)} shows an agent ({@code list_sources}): a source the egress rules refuse has
+     * {@link #EGRESS_REFUSED_FOR_AGENTS} as its problem. The rule's own words name internal addresses (the IPv4 address an
+     * IPv6 one carries, a NAT64 prefix) and address classes: the operator's network layout, nothing an agent can change;
+     * the management API and the log keep them.
+     */
+    public List<SourceView> listForAgents(Principal caller) {
+        return list(caller, true);
+    }
+
+    private List<SourceView> list(Principal caller, boolean forAgents) {
         warnIfNotStarted();
         List<SourceView> out = new ArrayList<>();
         for (LiveSource s : live.values()) {
             if (s.visibleTo(caller.tenant(), true)) {
-                out.add(view(s));
+                out.add(view(s, forAgents && s.egressRefused() ? EGRESS_REFUSED_FOR_AGENTS : s.problem()));
             }
         }
         return out;
@@ -688,7 +721,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         EgressVerdict verdict = admit(config.url());
         if (verdict instanceof EgressVerdict.Refused r) {
             LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(r.reason()));
-            return new LiveSource(definition, type, Optional.empty(), "failed", r.reason());
+            return LiveSource.egressRefused(definition, type, r.reason());
         }
         String schemaProblems = ConfigSchemaCheck.problems(type.get().manifest().configSchema(), config);
         if (!schemaProblems.isEmpty()) {
@@ -734,6 +767,11 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             String reason = cause instanceof ConnectorException ce
                     ? SecretSettings.withoutUrls(ce.getMessage())
                     : "the connector factory failed unexpectedly (" + cause.getClass().getSimpleName() + ")";
+            if (cause instanceof ConnectorException ce && ce.kind() == ConnectorException.Kind.ADDRESS_REFUSED) {
+                // a factory that reached out at once (a plugin's) met the egress rules: the reason is the operator's
+                LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(reason));
+                return LiveSource.egressRefused(definition, type, reason);
+            }
             return failed(definition, type, reason);
         }
     }
@@ -761,9 +799,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     }
 
     private SourceView view(LiveSource s) {
+        return view(s, s.problem());
+    }
+
+    private SourceView view(LiveSource s, String problem) {
         SourceConfig c = s.definition().config();
         return new SourceView(c.name(), c.type(), endpoint(c.url()), c.tenant(), s.definition().enabled(), s.definition().origin(),
-                s.status(), s.problem(), capabilities(s), SecretSettings.mask(c.settings()), s.activity().contact(),
+                s.status(), problem, capabilities(s), SecretSettings.mask(c.settings()), s.activity().contact(),
                 versions.of(s.definition()));
     }
 

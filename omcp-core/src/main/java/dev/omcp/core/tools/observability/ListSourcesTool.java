@@ -78,7 +78,7 @@ public final class ListSourcesTool extends ObservabilityTool {
 
     @Override
     protected ToolResult run(ToolCall call, Arguments args) {
-        List<SourceView> views = toolkit.sources().list(call.principal());
+        List<SourceView> views = toolkit.sources().listForAgents(call.principal());
         JsonArrayBuilder sources = Jsonp.array();
         for (SourceView view : views) {
             JsonArrayBuilder capabilities = Jsonp.array();

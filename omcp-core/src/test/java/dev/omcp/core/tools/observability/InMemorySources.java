@@ -33,6 +33,7 @@ final class InMemorySources {
     private final Map<String, Connector> connectors = new LinkedHashMap<>();
     private final Map<String, String> tenants = new LinkedHashMap<>();
     private final java.util.Set<String> plugins = new java.util.HashSet<>();
+    private final Map<String, String> urls = new LinkedHashMap<>();
 
     /** Adds a source whose connector is {@code connector} (its {@code source().name()} names it). */
     InMemorySources add(Connector connector) {
@@ -53,6 +54,12 @@ final class InMemorySources {
     InMemorySources addPlugin(Connector connector) {
         add(connector, "");
         plugins.add(connector.source().name());
+        return this;
+    }
+
+    /** Gives a source added before another URL than {@code https://<name>.example.com}, which the egress rules judge at start. */
+    InMemorySources url(String source, String url) {
+        urls.put(source, url);
         return this;
     }
 
@@ -87,8 +94,8 @@ final class InMemorySources {
                 }
             };
             types.put(type, new ConnectorType(factory, manifest, plugin ? ConnectorType.Origin.FILESYSTEM : ConnectorType.Origin.BUILTIN));
-            definitions.add(new SourceDefinition(new SourceConfig(name, type, "https://" + name + ".example.com", tenants.get(name),
-                    JsonObject.EMPTY_JSON_OBJECT), true, SourceDefinition.Origin.FILE));
+            definitions.add(new SourceDefinition(new SourceConfig(name, type, urls.getOrDefault(name, "https://" + name + ".example.com"),
+                    tenants.get(name), JsonObject.EMPTY_JSON_OBJECT), true, SourceDefinition.Origin.FILE));
         }
         return started ? TestSourceRegistries.start("in-memory", types, definitions, Duration.ofSeconds(2))
                 : TestSourceRegistries.notStarted("in-memory", types, definitions, Duration.ofSeconds(2));

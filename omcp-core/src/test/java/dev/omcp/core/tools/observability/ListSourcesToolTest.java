@@ -173,4 +173,19 @@ class ListSourcesToolTest {
                 .containsExactly("unavailable", "timeout", "unauthorized", "bad_response", "address_refused");
         assertThat(properties.keySet()).contains("lastAnswerAt", "lastFailureAt");
     }
+
+    @Test
+    void aSourceTheEgressRulesRefuse_isSaidToBeRefused_withoutTheAddressOrTheRule() {
+        // an IPv4-mapped IPv6 literal: the operator's reason names the internal IPv4 address it carries
+        InMemorySources sources = new InMemorySources().add(new FakeMetricsBackend("internal"))
+                .url("internal", "http://[::ffff:10.1.2.3]:9090");
+
+        JsonObject internal = source(ToolHarness.ok(tool(sources), "{}"), "internal");
+
+        assertThat(internal.getString("status")).isEqualTo("failed");
+        assertThat(internal.getString("problem")).contains("egress policy refuses").contains("event=source-url-rejected")
+                .doesNotContain("10.1.2.3").doesNotContain("OMCP_ALLOW_PRIVATE_BACKENDS").doesNotContain("private");
+        assertThat(sources.registry().list(Principal.anonymous())).singleElement().satisfies(view -> assertThat(view.problem())
+                .as("the management API is the operator's: it keeps the reason").contains("10.1.2.3"));
+    }
 }
