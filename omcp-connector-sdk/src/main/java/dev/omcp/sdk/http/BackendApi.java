@@ -41,7 +41,8 @@ import java.util.regex.Pattern;
  *
  * <p>Every path is relative to the base, a leading slash included: {@code api/v2/services} and
  * {@code /api/v2/services} both reach {@code http://host/zipkin/api/v2/services} for the source URL
- * {@code http://host/zipkin}.
+ * {@code http://host/zipkin}; so does a path that starts like a URL ({@code v1:x}, {@code http://...}),
+ * which never names another scheme or host.
  *
  * <p>Failures: no answer within {@link ConnectorContext#requestTimeout()} or an interrupt (the
  * gateway cancelling a call past its deadline, the interrupt flag kept) is {@code TIMEOUT}; no
@@ -59,6 +60,8 @@ public final class BackendApi {
     private static final int FAILURE_CHARS_QUOTED = 300;
     private static final int NOT_FOUND = 404;
     private static final Pattern LEADING_SLASHES = Pattern.compile("^/+");
+    /** A first segment with a colon, which a relative reference cannot start with. */
+    private static final Pattern SCHEME_LIKE = Pattern.compile("[^/?#]*:");
 
     private final String backend;
     private final URI base;
@@ -254,6 +257,10 @@ public final class BackendApi {
         // "/api/x" resolved as it stands would start at the host's root and drop the path of a source URL such as
         // http://host/tempo without a word, reaching another API than the one configured (or a 404)
         String relative = LEADING_SLASHES.matcher(path).replaceFirst("");
+        if (SCHEME_LIKE.matcher(relative).lookingAt()) {
+            // a colon before the first slash reads as a scheme ("v1:x", "http://other-host/x"): "./" keeps it a path (RFC 3986 4.2)
+            relative = "./" + relative;
+        }
         if (query.isEmpty()) {
             return base.resolve(relative);
         }

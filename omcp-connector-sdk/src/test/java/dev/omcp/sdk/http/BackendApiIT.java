@@ -49,6 +49,8 @@ class BackendApiIT {
             answer(exchange, 200, "{\"status\":\"ok\"}");
         });
         server.createContext("/prefix/api/array", exchange -> answer(exchange, 200, "[1,2]"));
+        server.createContext("/prefix/v1:echo", exchange -> answer(exchange, 200, exchange.getRequestURI().getRawPath()));
+        server.createContext("/prefix/http:", exchange -> answer(exchange, 200, exchange.getRequestURI().getRawPath()));
         server.createContext("/prefix/api/garbage", exchange -> answer(exchange, 200, "<html>not json"));
         server.createContext("/prefix/api/huge", exchange -> answer(exchange, 200, "x".repeat(MAX + 1)));
         server.createContext("/prefix/api/status", exchange -> {
@@ -151,6 +153,14 @@ class BackendApiIT {
         assertThat(api().getObject("/api/object", Map.of()).getString("status")).isEqualTo("ok");
         assertThat(api().getText("/api/array", Map.of("limit", "2"))).isEqualTo("[1,2]");
         assertThat(api().getJson("//api/array", Map.of())).isInstanceOf(JsonArray.class);
+    }
+
+    @Test
+    void aPathWhoseFirstSegmentHoldsAColon_staysUnderTheSourcePrefix_ratherThanNamingAScheme() throws Exception {
+        // "v1:echo" alone is read as a URI of scheme "v1"; "/http://other-host/x" with its slash dropped would name another host
+        assertThat(api().getText("/v1:echo", Map.of())).isEqualTo("/prefix/v1:echo");
+        assertThat(api().getText("v1:echo", Map.of("limit", "2"))).isEqualTo("/prefix/v1:echo");
+        assertThat(api().getText("/http://other.example/x", Map.of())).as("this host, under the prefix").startsWith("/prefix/http:");
     }
 
     @Test
