@@ -94,8 +94,12 @@ public final class ListServicesTool extends ObservabilityTool {
             // Every source failed: the list is unknown, not empty (issue 4: no data is a note, never a false answer).
             result.add("note", "Every source that lists services failed, so which services exist is unknown; see failedSources.");
         } else if (names.isEmpty()) {
-            result.add("note", filter.isEmpty() ? "The sources answered but know no services yet."
-                    : "No service name contains '" + filter + "'.");
+            // a failed source, or a listing cut short, may hold every service: then nothing shown is not "none known"
+            String unheard = gathered.partial() ? " among the sources that answered; others failed or left names out, so more may"
+                    + " exist: see failedSources." : ".";
+            result.add("note", filter.isEmpty()
+                    ? (gathered.partial() ? "No service is listed" + unheard : "The sources answered but know no services yet.")
+                    : "No service name contains '" + filter + "'" + unheard);
         } else if (names.size() > limit) {
             result.add("note", String.format(java.util.Locale.ROOT, "%d services %s; showing the first %d by name. Narrow with filter, "
                     + "or raise limit.", names.size(), filter.isEmpty() ? "are known" : "match", limit));

@@ -120,6 +120,23 @@ class ListServicesToolTest {
     }
 
     @Test
+    void whenTheSourcesThatAnsweredListNothing_butAnotherFailed_theNoteDoesNotSayNoServiceIsKnown() {
+        FakeMetricsBackend empty = new FakeMetricsBackend("prom-a");
+        FakeMetricsBackend broken = new FakeMetricsBackend("prom-b")
+                .knows("payments")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(empty).add(broken)), "{}");
+        JsonObject filtered = ToolHarness.ok(tool(new InMemorySources().add(empty).add(broken)), "{\"filter\":\"pay\"}");
+
+        assertThat(names(result)).isEmpty();
+        assertThat(result.getBoolean("partial")).isTrue();
+        // the failed source may know every service: "know no services yet" would be a false answer
+        assertThat(result.getString("note")).doesNotContain("know no services").contains("failedSources");
+        assertThat(filtered.getString("note")).contains("No service name contains 'pay'").contains("failedSources");
+    }
+
+    @Test
     void whenEverySourceFails_theNoteSaysTheListIsUnknown_notThatThereAreNoServices() {
         FakeMetricsBackend broken = new FakeMetricsBackend("prom")
                 .knows("payments")
