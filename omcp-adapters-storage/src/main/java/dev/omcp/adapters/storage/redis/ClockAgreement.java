@@ -113,14 +113,31 @@ final class ClockAgreement {
         long earliest = latest - roundTrip;
         long offset = earliest + roundTrip / 2;
         long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
-        boolean agrees = earliest <= limit && latest >= -limit;
-        Measurement measured = new Measurement(started, wall, answered, agrees ? null : disagreement(offset, limit));
+        // the span the store's reading may stand anywhere in is the round trip: once that is longer than the limit, a clock
+        // up to twice the limit off would pass, and four such clocks outrun the deletion margin; so it proves nothing
+        boolean inconclusive = roundTrip > limit;
+        boolean agrees = !inconclusive && earliest <= limit && latest >= -limit;
+        String refusal = agrees ? null : inconclusive ? inconclusive(roundTrip) : disagreement(offset, limit);
+        Measurement measured = new Measurement(started, wall, answered, refusal);
         // an older measurement that ends last (a slow answer, or a thread that was descheduled) must not replace a newer one
         Measurement before = last.getAndAccumulate(measured, (current, fresh) -> fresh.newerThan(current) ? fresh : current);
         if (measured.newerThan(before)) {
-            logChange(before, measured, offset, limit);
+            if (inconclusive) {
+                // not a skew: nothing is known of the clock; one line per slow answer, which is rare and worth seeing
+                LOG.warn("event=clock-check-inconclusive store={} roundTripMillis={} limitMillis={} effect=\"this request is refused;"
+                        + " the next one measures again\"", store, roundTrip, limit);
+            } else {
+                logChange(before, measured, offset, limit);
+            }
         }
         return measured;
+    }
+
+    private String inconclusive(long roundTripMillis) {
+        return "this gateway could not compare its clock with the clock of the shared store " + store + " (OMCP_REDIS_URL): its"
+                + " answer to TIME took " + span(roundTripMillis) + ", longer than the " + span(RedisRevocationStore.MAX_CLOCK_OFFSET
+                .toMillis()) + " a replica's clock may be off, so it proves nothing; the next request measures again (check the"
+                + " Redis server's load and this host's pauses if it recurs)";
     }
 
     private String disagreement(long offset, long limit) {

@@ -101,16 +101,36 @@ class ClockAgreementTest {
 
     @Test
     void aSlowRoundTrip_doesNotMakeAnAgreeingClockLookOff() {
-        // the store reads its clock (T0) as the request arrives and its answer takes 40 s to come back: this replica's
-        // clock agrees with the store's, it is only read 40 s later
+        // the store reads its clock (T0) as the request arrives and its answer takes 25 s to come back: this replica's
+        // clock agrees with the store's, it is only read 25 s later
         AtomicLong monotonic = new AtomicLong();
         ClockAgreement slow = new ClockAgreement(replica, () -> {
-            replica.advance(Duration.ofSeconds(40));
-            monotonic.addAndGet(Duration.ofSeconds(40).toNanos());
+            replica.advance(Duration.ofSeconds(25));
+            monotonic.addAndGet(Duration.ofSeconds(25).toNanos());
             return T0;
         }, "redis://127.0.0.1:6390", monotonic::get);
 
         assertThatCode(slow::check).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRoundTripLongerThanTheLimit_provesNothing_soItIsRefusedAndTheNextReadMeasuresAgain() {
+        // answered after 50 s (a stop-the-world pause, a stalled connection): the store read its clock somewhere in those 50 s,
+        // so a clock up to 80 s off would pass as agreeing, beyond what the blocklist's deletion margin covers for four clocks
+        AtomicLong monotonic = new AtomicLong();
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement stalled = new ClockAgreement(replica, () -> {
+            if (calls.getAndIncrement() == 0) {
+                replica.advance(Duration.ofSeconds(50));
+                monotonic.addAndGet(Duration.ofSeconds(50).toNanos());
+                return T0.plus(Duration.ofSeconds(25));
+            }
+            return replica.instant();
+        }, "redis://127.0.0.1:6390", monotonic::get);
+
+        assertThatThrownBy(stalled::check).isInstanceOf(SharedStateUnavailableException.class)
+                .hasMessageContaining("took 50 s").hasMessageContaining("redis://127.0.0.1:6390");
+        assertThatCode(stalled::checkIfDue).as("a prompt answer settles it").doesNotThrowAnyException();
     }
 
     @Test
