@@ -485,7 +485,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     : "No connected source can answer metric queries: an operator adds a prometheus source (PROMETHEUS_URL or the "
                             + "sources file). Nothing was judged.");
         } else if (services.analysed().isEmpty()) {
-            parts.add("The metrics sources list no services; pass service to judge one by name.");
+            // a failed listing, or one cut short, may hold every service: then none listed is not "the sources list none"
+            parts.add(services.listing().map(Gathered::partial).orElse(false)
+                    ? "No service was listed by the metrics sources that answered; others failed or left names out (see "
+                            + "failedSources), so services may exist unjudged; pass service to judge one by name."
+                    : "The metrics sources list no services; pass service to judge one by name.");
         } else if (!batch.requests().isEmpty() && batch.answers().isEmpty()) {
             parts.add("Every metrics query failed (see failedSources); nothing was judged rather than guessed.");
         } else if (ownAsked.size() == metrics.size() && counts.series() == 0) {

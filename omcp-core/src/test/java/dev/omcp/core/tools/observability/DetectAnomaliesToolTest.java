@@ -72,6 +72,20 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void whenTheListingsThatAnsweredHoldNoService_butAnotherFailed_theNoteDoesNotSayTheSourcesListNone() {
+        FakeMetricsBackend empty = new FakeMetricsBackend("prom-a");
+        FakeMetricsBackend broken = new FakeMetricsBackend("prom-b").knows("payments")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(empty).add(broken)), "{}");
+
+        // the failed source may list every service: "the metrics sources list no services" would be a false answer
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getString("note")).doesNotContain("list no services").contains("failedSources")
+                .contains("pass service");
+    }
+
+    @Test
     void judgingTheGatewaysOwnAnomalySeries_readsOnlyTheCallersTenant_whileOtherMetricsGetNoTenantFilter() {
         FakeMetricsBackend receiver = new FakeMetricsBackend("history").serve("payments", "omcp_anomaly_score", noisy(1, 0.1))
                 .serve("payments", "error_rate", noisy(0.01, 0.1));
