@@ -71,6 +71,28 @@ public final class Redactor {
     }
 
     /**
+     * The outcome of redacting the start of a text ({@link #redactHead}).
+     *
+     * @param text the redacted start, all of it safe to show; shorter than asked when redactions or a
+     *     long run of key-like characters near the examined end left less that is
+     * @param counts what was redacted in the examined start, including its part after {@code text}
+     * @param examined how many characters of the input were examined (all of them when it was short)
+     * @param charsAfter how many characters come after {@code text}: those of the redacted examined
+     *     start not returned, plus those of the input never examined; 0 when {@code text} is the whole
+     */
+    public record HeadRedaction(String text, RedactionCounts counts, int examined, int charsAfter) {
+        public HeadRedaction {
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(counts, "counts");
+        }
+
+        /** Whether the whole input was examined, so that {@code text} is its full redaction. */
+        public boolean whole() {
+            return charsAfter == 0;
+        }
+    }
+
+    /**
      * The outcome of redacting a payload of unknown shape.
      *
      * @param text the redacted payload (JSON re-serialised when it was JSON)
@@ -88,6 +110,24 @@ public final class Redactor {
         int[] counts = new int[RedactionCategory.values().length];
         String out = text.redact(input, counts);
         return new TextRedaction(out, new RedactionCounts(counts));
+    }
+
+    /**
+     * Redacts the start of {@code input} for output that shows at most its first {@code shown}
+     * characters (after redaction), examining a bounded start of it however long it is
+     * ({@link TextHead}): a long log line costs what its start costs. No secret the shown start
+     * reaches into is left in part; what comes after the returned text is only counted.
+     */
+    public HeadRedaction redactHead(String input, int shown) {
+        if (shown < 0) {
+            throw new IllegalArgumentException("shown must not be negative");
+        }
+        return TextHead.redact(text, input, shown);
+    }
+
+    /** How many characters of a long text {@link #redactHead} examines for {@code shown} characters of output. */
+    public static int headExamined(int shown) {
+        return shown + TextHead.MARGIN;
     }
 
     /** Redacts every string (and key, and number) of a JSON value. */

@@ -66,6 +66,12 @@ final class TextRedactor {
     /** Texts longer than this are redacted line by line. */
     static final int SPLIT_LENGTH = 2048;
 
+    /**
+     * Redacts {@code s}, adding to {@code counts} per category. When {@code counts} has one slot
+     * more than there are categories, that slot holds a position in {@code s} (or -1) and comes back
+     * holding where it landed in the result ({@link #apply}): {@link TextHead} needs it to know which
+     * redacted characters come from which part of the input.
+     */
     String redact(String s, int[] counts) {
         if (s.length() <= SPLIT_LENGTH || s.indexOf('\n') < 0) {
             return redactLine(s, counts);
@@ -80,11 +86,22 @@ final class TextRedactor {
         StringBuilder out = null;
         int start = 0;
         int n = t.length();
+        // the tracked position, in t; each line is redacted on its own, so it is handed over in the line's terms
+        int mark = counts.length > POSITION ? counts[POSITION] : -1;
+        int markOut = mark;
         while (start <= n) {
             int nl = t.indexOf('\n', start);
             int end = nl < 0 ? n : nl;
             String line = t.substring(start, end);
+            int lineOut = out == null ? start : out.length();
+            boolean marked = mark >= start && mark <= end;
+            if (counts.length > POSITION) {
+                counts[POSITION] = marked ? mark - start : -1;
+            }
             String redacted = redactLine(line, counts);
+            if (marked) {
+                markOut = lineOut + counts[POSITION];
+            }
             if (out == null && redacted != line) {
                 out = new StringBuilder(n + 64).append(t, 0, start);
             }
@@ -99,8 +116,14 @@ final class TextRedactor {
             }
             start = nl + 1;
         }
+        if (counts.length > POSITION) {
+            counts[POSITION] = markOut;
+        }
         return out == null ? t : out.toString();
     }
+
+    /** The slot of a redaction's counts that may hold a tracked position ({@link #redact}). */
+    static final int POSITION = RedactionCategory.values().length;
 
     private String redactLine(String s, int[] counts) {
         if (s.isEmpty()) {
@@ -728,10 +751,20 @@ final class TextRedactor {
         }
         StringBuilder b = new StringBuilder(s.length());
         int last = 0;
+        int mark = counts.length > POSITION ? counts[POSITION] : -1;
+        int markOut = mark;
         for (Span sp : spans) {
-            b.append(s, last, sp.start()).append(sp.category().replacement());
+            b.append(s, last, sp.start());
+            if (mark >= 0 && sp.start() < mark) {
+                // a position inside a replaced span lands after its marker: the marker hides the whole span
+                markOut = b.length() + sp.category().replacement().length() + Math.max(0, mark - sp.end());
+            }
+            b.append(sp.category().replacement());
             counts[sp.category().ordinal()]++;
             last = sp.end();
+        }
+        if (mark >= 0) {
+            counts[POSITION] = markOut;
         }
         return b.append(s, last, s.length()).toString();
     }

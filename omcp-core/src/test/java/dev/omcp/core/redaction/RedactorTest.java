@@ -285,7 +285,7 @@ class RedactorTest {
     }
 
     /** A part of {@code secret} (8 characters, or the whole secret when shorter) still present in {@code out}, or null. */
-    private static String leakedPart(String secret, String out) {
+    static String leakedPart(String secret, String out) {
         int w = Math.min(8, secret.length());
         for (int i = 0; i + w <= secret.length(); i++) {
             String part = secret.substring(i, i + w);
