@@ -235,7 +235,6 @@ public final class QueryLogsTool extends ObservabilityTool {
             List<String> notes) {
         List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
         Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.queryLogs(query, heard));
-        record Line(String source, LogEntry entry) {}
         List<Line> all = new ArrayList<>();
         boolean truncated = false;
         boolean resolvedAnywhere = false;
@@ -261,7 +260,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                 if (matching.size() > query.limit()) {
                     break;
                 }
-                if (RedactedSearch.matchesAsShown(toolkit.redactor(), filter, l.entry().line())) {
+                if (RedactedSearch.matchesAsShown(filter, l.head(toolkit.redactor()))) {
                     matching.add(l);
                 }
             }
@@ -277,13 +276,18 @@ public final class QueryLogsTool extends ObservabilityTool {
                     s -> streams.size());
             String text = l.entry().line();
             if (text.length() > MAX_LINE_CHARS && toolkit.redactionEnabled()) {
-                // redacted whole before the cut: a secret the cut splits would be shown in part, too short for any
-                // detector to recognise (a JWT's header and claims, an email without its domain, 10 digits of a card)
-                Redactor.TextRedaction whole = toolkit.redactor().redactText(text);
-                text = whole.text();
-                redactedBeforeCut = redactedBeforeCut.plus(whole.counts());
-            }
-            if (text.length() > MAX_LINE_CHARS) {
+                // redacted before the cut: a secret the cut splits would be shown in part, too short for any detector
+                // to recognise (a JWT's header and claims, an email without its domain, 10 digits of a card); only
+                // the line's start is examined (Redactor.redactHead), so a 10 MB line costs what 10 KB do
+                Redactor.HeadRedaction head = l.head(toolkit.redactor());
+                redactedBeforeCut = redactedBeforeCut.plus(head.counts());
+                text = head.text();
+                if (text.length() > MAX_LINE_CHARS || !head.whole()) {
+                    int at = text.length() > MAX_LINE_CHARS ? cutPoint(text) : text.length();
+                    text = text.substring(0, at) + "... [" + (text.length() - at + head.charsAfter()) + " more characters]";
+                    cut++;
+                }
+            } else if (text.length() > MAX_LINE_CHARS) {
                 int at = cutPoint(text);
                 text = text.substring(0, at) + "... [" + (text.length() - at) + " more characters]";
                 cut++;
@@ -329,6 +333,15 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (cut > 0) {
             notes.add(cut + " line" + (cut == 1 ? " was" : "s were") + " longer than " + MAX_LINE_CHARS + " characters and cut.");
         }
+        long examinedInPart = all.stream().filter(Line::examinedInPart).count();
+        if (examinedInPart > 0) {
+            // said of every line read that long, shown or not, so that it reveals nothing about the filter's matches
+            int examined = Redactor.headExamined(MAX_LINE_CHARS);
+            notes.add("Only the first " + examined + " characters of a line are redacted and searched: " + examinedInPart + " line"
+                    + (examinedInPart == 1 ? " was" : "s were") + " longer, and the rest of " + (examinedInPart == 1 ? "it" : "them")
+                    + " is not shown" + (query.lineRegex().isPresent() ? " nor checked against the filter (a line whose match "
+                            + "lies only there is left out)" : "") + ".");
+        }
         if (gathered.partial() && !gathered.answers().isEmpty()) {
             notes.add("Some sources failed (see failedSources): their lines are missing." + timeoutAdvice(gathered, query));
         }
@@ -366,6 +379,38 @@ public final class QueryLogsTool extends ObservabilityTool {
     }
 
     private record Stream(String source, Map<String, String> labels) {}
+
+    /** A line of one source, with its redacted start once computed: the filter check and the output share it. */
+    private static final class Line {
+        private final String source;
+        private final LogEntry entry;
+        private Redactor.HeadRedaction head;
+
+        Line(String source, LogEntry entry) {
+            this.source = source;
+            this.entry = entry;
+        }
+
+        String source() {
+            return source;
+        }
+
+        LogEntry entry() {
+            return entry;
+        }
+
+        Redactor.HeadRedaction head(Redactor redactor) {
+            if (head == null) {
+                head = redactor.redactHead(entry.line(), MAX_LINE_CHARS);
+            }
+            return head;
+        }
+
+        /** Whether only the start of the line was redacted (and so could be shown or searched). */
+        boolean examinedInPart() {
+            return head != null && !head.whole();
+        }
+    }
 
     /**
      * The labels of a line's stream without those the backend parsed out of the line itself (a

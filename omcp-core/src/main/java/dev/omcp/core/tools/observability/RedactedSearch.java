@@ -62,9 +62,13 @@ final class RedactedSearch {
         }
     }
 
-    /** Whether {@code filter} finds a match in {@code line} once the line is redacted, as the agent will see it. */
-    static boolean matchesAsShown(Redactor redactor, MatchBudget filter, String line) {
-        return filter.find(redactor.redactText(line).text());
+    /**
+     * Whether {@code filter} finds a match in a line once it is redacted, as the agent will see it:
+     * in the line's redacted start ({@link Redactor#redactHead}), which is the whole line unless it
+     * is very long. Past that start nothing is redacted, so nothing there may be searched.
+     */
+    static boolean matchesAsShown(MatchBudget filter, Redactor.HeadRedaction line) {
+        return filter.find(line.text());
     }
 
     private static List<String> hiddenCategories(Redactor redactor, String text) {
