@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  */
 public final class LogHighlightExtractor {
     /** The longest message kept; longer ones are cut with an ellipsis. */
-    static final int MAX_MESSAGE_CHARS = 300;
+    public static final int MAX_MESSAGE_CHARS = 300;
     private static final List<String> MESSAGE_FIELDS = List.of("msg", "message", "error", "err");
     private static final Pattern UUID = Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b");
     private static final Pattern HEX_ID = Pattern.compile("\\b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\\b");

@@ -24,6 +24,7 @@ import dev.omcp.core.analysis.postmortem.SourceState;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.core.analysis.traces.TraceMergeResult;
 import dev.omcp.core.analysis.traces.TraceQueryEcho;
+import dev.omcp.core.redaction.Redactor;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolAnnotations;
@@ -474,6 +475,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
     private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
         UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
+        UnaryOperator<String> redactMessage = toolkit.redactionEnabled() ? messageRedaction(toolkit.redactor()) : UnaryOperator.identity();
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
         Map<String, Integer> reported = new HashMap<>();
         WarnedSources warned = new WarnedSources();
@@ -506,7 +508,20 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             }
         }
         SourceState state = stateOf(byLevel);
-        return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state, warned);
+        List<LogHighlight> highlights = extractor.extract(lines, HIGHLIGHT_LEVELS, redactMessage, PostmortemReport.MAX_LOG_HIGHLIGHTS);
+        return new LogFindings(highlights, state, warned);
+    }
+
+    /**
+     * Redacts a log message for a highlight, which shows at most {@link LogHighlightExtractor#MAX_MESSAGE_CHARS}
+     * of it: only the start is examined ({@link Redactor#redactHead}), so a backend's
+     * 10 MB line costs what 8 KB do. A message not examined whole ends with an ellipsis, as one cut for length.
+     */
+    static UnaryOperator<String> messageRedaction(Redactor redactor) {
+        return text -> {
+            Redactor.HeadRedaction head = redactor.redactHead(text, LogHighlightExtractor.MAX_MESSAGE_CHARS);
+            return head.whole() ? head.text() : head.text() + "…";
+        };
     }
 
     /**
