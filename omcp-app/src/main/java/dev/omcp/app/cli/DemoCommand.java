@@ -86,7 +86,6 @@ public final class DemoCommand implements Callable<Integer> {
             UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
             UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment(overrides));
             OpenAccessWarning.log(settings);
-            AnyHostWarning.log(settings);
             if (!overrides.containsKey("PLUGIN_TRUST_ROOT")) {
                 // DemoEnvironment found no signed reference Zipkin plugin in the jar: say so rather than
                 // leave the agent wondering why the demo has no traces

@@ -44,7 +44,7 @@ final class OpenAccessWarning {
 
     /**
      * A loopback address as HOST may give it, judged as the Host guard judges it (so this warning and
-     * {@code event=any-host-accepted} never disagree): 127.0.0.0/8, ::1 in any spelling or localhost;
+     * the HTTP server's {@code event=any-host-accepted} never disagree): 127.0.0.0/8, ::1 in any spelling or localhost;
      * anything else (0.0.0.0, ::, a name) may be reachable.
      */
     static boolean loopback(String host) {

@@ -51,7 +51,6 @@ public final class ServeCommand implements Callable<Integer> {
         UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
         UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment());
         OpenAccessWarning.log(settings);
-        AnyHostWarning.log(settings);
         if (conformanceFixture) {
             log.warn("event=conformance-fixture-mounted note=\"test tools are exposed; never use this in production\"");
         }

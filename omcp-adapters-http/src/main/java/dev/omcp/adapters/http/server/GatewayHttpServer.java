@@ -218,7 +218,8 @@ public final class GatewayHttpServer implements AutoCloseable {
     }
 
     /**
-     * Starts listening.
+     * Starts listening. Once listening beyond loopback with no {@link HttpServerSettings#allowedHosts()},
+     * it logs {@code event=any-host-accepted} at WARN: it then answers any {@code Host} (DNS rebinding).
      *
      * @throws java.io.UncheckedIOException when the address cannot be listened on (a port in use, a
      *     host that is not an address of this machine or does not resolve); the message names the
@@ -251,6 +252,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         webSocket.start();
         bodyDeadlines.start();
         LOG.info("event=listening host={} port={}", settings.host(), app.port());
+        AnyHostWarning.of(settings).ifPresent(LOG::warn);
         return this;
     }
 
