@@ -6,6 +6,7 @@ import dev.omcp.app.support.CheckedToolCalls;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.connectors.builtin.egress.GuardedResolverProvider;
 import dev.omcp.core.guidance.AgentGuide;
+import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.testkit.demo.DemoBackends;
 import dev.omcp.testkit.files.ScratchDirectory;
 import jakarta.json.JsonNumber;
@@ -129,30 +130,25 @@ class EmbeddedObservabilityIT {
     }
 
     @Test
-    void withoutTheResolverRegistration_backendsNamedByHost_areRefused_andTheReasonSaysWhatToRegister() throws Exception {
+    void withoutTheResolverRegistration_backendsNamedByHost_failAtStart_andTheOperatorsLogSaysWhatToRegister() throws Exception {
         try (ExampleProcess unregistered = ExampleProcess.start(EmbeddedObservabilityExample.class, List.of(),
                 List.of(byName(backends.prometheusUrl()), byName(backends.lokiUrl())), List.of(token))) {
             McpHttpClient agent = new McpHttpClient(unregistered.baseUrl(), Map.of("Authorization", "Bearer " + token));
             agent.initialize();
 
-            JsonObject result = agent.tool("list_services", "{}");
-
-            assertThat(result.getBoolean("partial")).isTrue();
-            assertThat(result.getJsonArray("services")).isEmpty();
-            assertThat(result.getJsonArray("failedSources").getValuesAs(JsonObject.class)).hasSize(2).allSatisfy(failed -> {
-                assertThat(failed.getString("kind")).isEqualTo("address_refused");
+            // before: both read as connected while every request was refused
+            JsonObject sources = agent.tool("list_sources", "{}");
+            assertThat(sources.getJsonArray("sources").getValuesAs(JsonObject.class)).hasSize(2).allSatisfy(source -> {
+                assertThat(source.getString("status")).isEqualTo("failed");
                 // the agent cannot register anything: it is told to ask the operator, whose log says what to register
-                assertThat(failed.getString("error")).contains("egress policy", "ask the gateway's operator")
-                        .doesNotContain(GuardedResolverProvider.class.getName());
+                assertThat(source.getString("problem")).isEqualTo(SourceRegistry.EGRESS_REFUSED_FOR_AGENTS);
             });
-            // the log line was written before the answer; reading the example's output may lag a little behind
-            long patience = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (unregistered.output().stream().noneMatch(l -> l.contains("event=source-egress-refused"))
-                    && System.nanoTime() < patience) {
-                Thread.sleep(20);
-            }
-            assertThat(unregistered.output()).anySatisfy(line -> assertThat(line).contains("event=source-egress-refused",
-                    GuardedResolverProvider.class.getName(), RESOLVER_REGISTRATION));
+            JsonObject services = agent.tool("list_services", "{}");
+            assertThat(services.getJsonArray("services")).isEmpty();
+            assertThat(services.getString("note")).contains("No connected source", "list_sources");
+            // written while the sources connected, before the example announced its port
+            assertThat(unregistered.output()).filteredOn(line -> line.contains("event=source-url-rejected")).hasSize(2)
+                    .allSatisfy(line -> assertThat(line).contains(GuardedResolverProvider.class.getName(), RESOLVER_REGISTRATION));
             assertThat(unregistered.stop(Duration.ofSeconds(20))).as("the example exits when its stdin closes").isTrue();
         }
     }

@@ -72,9 +72,12 @@ final class ExampleProcess implements AutoCloseable {
             stdin.flush();
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String prefix = "[" + main.getSimpleName() + "] ";
+            // kept too: what the example logs while it starts (its sources connecting) comes before the announcement
+            Queue<String> output = new ConcurrentLinkedQueue<>();
             String line = out.readLine();
             while (line != null && !line.startsWith(ANNOUNCEMENT)) {
                 System.out.println(prefix + line); // log lines of the test logging configuration
+                output.add(line);
                 line = out.readLine();
             }
             if (line == null) {
@@ -83,7 +86,6 @@ final class ExampleProcess implements AutoCloseable {
             }
             int port = Integer.parseInt(line.substring(ANNOUNCEMENT.length()).trim());
             // The example logs to its standard output; unread, a full pipe would block it mid-request.
-            Queue<String> output = new ConcurrentLinkedQueue<>();
             Thread.ofVirtual().name("example-output").start(() -> forward(out, prefix, output));
             return new ExampleProcess(process, port, output);
         } catch (IOException | RuntimeException e) {
@@ -129,7 +131,7 @@ final class ExampleProcess implements AutoCloseable {
         }
     }
 
-    /** The lines the example wrote to its standard output (its log) since it announced its port. */
+    /** The lines the example wrote to its standard output (its log) from its start, but the announcement of its port. */
     List<String> output() {
         return List.copyOf(output);
     }

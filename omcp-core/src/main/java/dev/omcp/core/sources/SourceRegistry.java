@@ -733,6 +733,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             context = contexts.contextFor(config);
         } catch (ConnectorException e) {
             String reason = SecretSettings.withoutUrls(e.getMessage());
+            if (e.kind() == ConnectorException.Kind.ADDRESS_REFUSED) {
+                // the gateway cannot guard this backend (an embedding service left its egress resolver out): every request
+                // would be refused, so the source fails now, with the reason in the operator's view and log only
+                LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(reason));
+                return LiveSource.egressRefused(definition, type, reason);
+            }
             LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), LogField.of(reason));
             return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);
         }

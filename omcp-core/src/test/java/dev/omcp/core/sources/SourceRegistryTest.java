@@ -65,6 +65,10 @@ class SourceRegistryTest {
     private static final byte[] PUBLIC_ADDRESS = {93, (byte) 184, (byte) 216, 34};
     private static final byte[] METADATA = {(byte) 169, (byte) 254, (byte) 169, (byte) 254};
 
+    private static final String RESOLVER_MISSING = "the egress resolver is not installed, so backend names cannot be checked; "
+            + "register dev.omcp.connectors.builtin.egress.GuardedResolverProvider in "
+            + "META-INF/services/java.net.spi.InetAddressResolverProvider";
+
     private final List<FakeConnector> created = new CopyOnWriteArrayList<>();
     private final MemoryStore store = new MemoryStore();
 
@@ -150,6 +154,10 @@ class SourceRegistryTest {
             if (source.settings().containsKey("tls") && source.settings().getJsonObject("tls").containsKey("ca")
                     && source.settings().getJsonObject("tls").getString("ca").equals("not a pem")) {
                 throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "tls.ca is not a PEM certificate");
+            }
+            if (source.settings().containsKey("unguardedName")) {
+                // how the builtin contexts say a backend name cannot be checked: the JVM's egress resolver is not registered
+                throw new ConnectorException(ConnectorException.Kind.ADDRESS_REFUSED, RESOLVER_MISSING);
             }
             return new StaticContext();
         };
@@ -1095,6 +1103,26 @@ class SourceRegistryTest {
         assertThat(registry(false).storeProblem()).isEmpty();
         store.writable = false;
         assertThat(registry(false).storeProblem()).isEmpty();
+    }
+
+    @Test
+    void aSourceWhoseContextRefusesItsAddress_failsAtConnect_asEgressRefused_operatorsSeeWhyAndAgentsTheFixedText() {
+        // before: a source whose backend name the JVM cannot check read as connected while each request failed
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "",
+                Json.createObjectBuilder().add("unguardedName", true).build()));
+
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(view -> {
+            assertThat(view.status()).isEqualTo("failed");
+            assertThat(view.problem()).as("the operator's view names what to register").isEqualTo(RESOLVER_MISSING);
+        });
+        assertThat(registry.listForAgents(Principal.anonymous())).singleElement()
+                .satisfies(view -> assertThat(view.problem()).isEqualTo(SourceRegistry.EGRESS_REFUSED_FOR_AGENTS));
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-url-rejected source=prom "))
+                .singleElement().asString().contains("GuardedResolverProvider");
+        assertThat(created).isEmpty();
     }
 
     @Test

@@ -15,7 +15,10 @@ public interface ConnectorContexts {
      * A context for {@code source}.
      *
      * @throws ConnectorException when the source's TLS or authentication settings are unusable;
-     *     the message says which setting and never repeats a secret
+     *     the message says which setting and never repeats a secret. Of kind
+     *     {@link ConnectorException.Kind#ADDRESS_REFUSED} when the egress guard cannot admit the source's
+     *     backend whatever its settings (the message says what the operator must change): the source then
+     *     fails as one the egress rules refuse, and agents are not shown the message
      */
     ConnectorContext contextFor(SourceConfig source) throws ConnectorException;
 }

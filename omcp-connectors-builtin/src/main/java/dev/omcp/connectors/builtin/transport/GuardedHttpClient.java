@@ -33,6 +33,11 @@ import javax.net.ssl.SSLParameters;
  * elsewhere.
  */
 final class GuardedHttpClient extends HttpClient {
+    /** Why a backend named by host cannot be reached, and what the operator registers to fix it. */
+    static final String RESOLVER_MISSING = "the egress resolver is not installed, so backend names cannot be checked; "
+            + "register dev.omcp.connectors.builtin.egress.GuardedResolverProvider in "
+            + "META-INF/services/java.net.spi.InetAddressResolverProvider";
+
     private final HttpClient delegate;
     private final EgressPolicy policy;
     private final Duration requestTimeout;
@@ -67,9 +72,7 @@ final class GuardedHttpClient extends HttpClient {
         if (policy.literalAddress(host).isEmpty()) {
             BackendHostGuard.registerBackendHost(host);
             if (!BackendHostGuard.active()) {
-                throw new EgressRefusedException("the egress resolver is not installed, so backend names cannot be checked; "
-                        + "register dev.omcp.connectors.builtin.egress.GuardedResolverProvider in "
-                        + "META-INF/services/java.net.spi.InetAddressResolverProvider");
+                throw new EgressRefusedException(RESOLVER_MISSING);
             }
             // The JDK may answer from its cache with addresses resolved before the name became a
             // backend host; those never passed the resolver's filter, so check what the client will use.

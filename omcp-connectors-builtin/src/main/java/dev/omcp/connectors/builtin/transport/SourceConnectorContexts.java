@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -27,6 +28,7 @@ public final class SourceConnectorContexts implements ConnectorContexts {
     private final Duration requestTimeout;
     private final Clock clock;
     private final AnswerBudget answerBudget;
+    private final BooleanSupplier resolverActive;
 
     /**
      * Contexts whose connectors share the JVM's default {@linkplain AnswerBudget#jvmDefault() answer budget}.
@@ -49,6 +51,13 @@ public final class SourceConnectorContexts implements ConnectorContexts {
      */
     public SourceConnectorContexts(EgressPolicy policy, Duration connectTimeout, Duration requestTimeout, Clock clock,
             AnswerBudget answerBudget) {
+        this(policy, connectTimeout, requestTimeout, clock, answerBudget, BackendHostGuard::active);
+    }
+
+    /** As the public constructor, with {@code resolverActive} in place of {@link BackendHostGuard#active()}: for tests. */
+    SourceConnectorContexts(EgressPolicy policy, Duration connectTimeout, Duration requestTimeout, Clock clock,
+            AnswerBudget answerBudget, BooleanSupplier resolverActive) {
+        this.resolverActive = Objects.requireNonNull(resolverActive, "resolverActive");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
@@ -56,12 +65,23 @@ public final class SourceConnectorContexts implements ConnectorContexts {
         this.answerBudget = Objects.requireNonNull(answerBudget, "answerBudget");
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws ConnectorException also of kind {@link ConnectorException.Kind#ADDRESS_REFUSED} when the source's backend is
+     *     named by host while the JVM's egress resolver is not registered ({@link BackendHostGuard#active()}): its client
+     *     would refuse every request, so the source fails now, with the message naming the file to add
+     */
     @Override
     public ConnectorContext contextFor(SourceConfig source) throws ConnectorException {
         SourceTransportSettings settings = SourceTransportSettings.parse(source.settings());
         Optional<String> origin = origin(source.url());
+        Optional<String> backendName = host(source.url()).filter(h -> policy.literalAddress(h).isEmpty());
         // registered before anything resolves it, so no unfiltered answer for it lands in the JDK's cache
-        host(source.url()).filter(h -> policy.literalAddress(h).isEmpty()).ifPresent(BackendHostGuard::registerBackendHost);
+        backendName.ifPresent(BackendHostGuard::registerBackendHost);
+        if (backendName.isPresent() && !resolverActive.getAsBoolean()) {
+            throw new ConnectorException(ConnectorException.Kind.ADDRESS_REFUSED, GuardedHttpClient.RESOLVER_MISSING);
+        }
         // the TLS material is checked now, so a bad PEM fails the source at once; the client itself is built on first
         // use, as a connector that brings its own TLS material (Kubernetes in-cluster, kubeconfig) never uses it and
         // an unused JDK client keeps a selector thread until it is collected
