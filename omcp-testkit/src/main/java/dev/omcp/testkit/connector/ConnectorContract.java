@@ -19,6 +19,7 @@ import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.ServiceInfo;
@@ -46,6 +47,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Checks a connector against the SDK contract (spec 2.3): the factory creates a connector for the
@@ -59,6 +61,10 @@ import java.util.regex.Pattern;
  * listener, when it tells any, must be the one its answer carries ({@link LogResult#resolvedQuery()},
  * {@link MetricResult#resolvedSeries()}). Telling is optional: a connector that tells nothing
  * passes, with a note.
+ *
+ * <p>Metric discovery beside a declared {@code queryMetrics} answers at most its limit for the sample
+ * service, and no metrics, without failing, for a service the backend does not know
+ * ({@link MetricDiscoveryCapability#discoverMetrics}).
  *
  * <p>Every request that reaches the backend must have gone through the context's client
  * ({@link ContextClientCheck}). Each failure says what to change.
@@ -75,6 +81,8 @@ public final class ConnectorContract {
     private static final Pattern HEX = Pattern.compile("[0-9a-f]+");
     /** The limit the sample {@code discoverMetrics} call is given. */
     private static final int DISCOVERY_LIMIT = 20;
+    /** A service no backend has, which {@code discoverMetrics} must answer with no metrics. */
+    static final String UNKNOWN_SERVICE = "omcp-contract-unknown-service";
     /** How far outside the asked window a log line may be: backends round a window's ends to the second. */
     private static final Duration LOG_WINDOW_SLACK = Duration.ofSeconds(1);
     /** How long a quoted query may be in a message: a connector's query may be any length. */
@@ -333,6 +341,7 @@ public final class ConnectorContract {
                             + "; stop at the limit discoverMetrics(service, limit) is given");
                 } else {
                     passed.add("MetricDiscoveryCapability: " + metrics.size() + " metrics");
+                    unknownServiceDiscovery(discovery, passed, failures);
                 }
             }
         }
@@ -656,6 +665,32 @@ public final class ConnectorContract {
     }
 
     /** Runs one call on a virtual thread with the timeout; a throw or timeout is a failure. */
+    /**
+     * {@code discoverMetrics} for a service no backend has: the gateway reads each name of the answer as a metric the
+     * service exports (query_metrics' name hints) and fails a source's service listing on a failed discovery, so the answer
+     * must be empty and no failure. Run only once the sample discovery passed, so the mock is known to answer.
+     */
+    private static void unknownServiceDiscovery(MetricDiscoveryCapability discovery, List<String> passed, List<String> failures) {
+        String asked = "discoverMetrics(\"" + UNKNOWN_SERVICE + "\", " + DISCOVERY_LIMIT + ")";
+        String fix = "return an empty list for a service the backend does not know";
+        List<String> failed = new ArrayList<>();
+        var metrics = call(asked, () -> discovery.discoverMetrics(UNKNOWN_SERVICE, DISCOVERY_LIMIT), failed);
+        if (!failed.isEmpty()) {
+            failed.forEach(failure -> failures.add("MetricDiscoveryCapability: " + failure.replace(" on the sample query", "") + "; "
+                    + fix + ": a failed discovery fails your source's service listing in that call"));
+            return;
+        }
+        if (!metrics.isEmpty()) {
+            String names = metrics.stream().limit(3).map(MetricInfo::name).collect(Collectors.joining(", "))
+                    + (metrics.size() > 3 ? ", ..." : "");
+            failures.add("MetricDiscoveryCapability: " + asked + " returned " + metrics.size() + " metrics (" + names + "); " + fix
+                    + ": the gateway offers each name as one of that service's own metrics (if only your mock answers every "
+                    + "service alike, make it answer no series for other services)");
+            return;
+        }
+        passed.add("MetricDiscoveryCapability: no metrics for a service the backend does not know");
+    }
+
     private static <T> T call(String what, Call<T> call, List<String> failures) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread worker = Thread.ofVirtual().name("contract-" + what).start(() -> {

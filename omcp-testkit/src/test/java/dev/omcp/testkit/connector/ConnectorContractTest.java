@@ -510,7 +510,8 @@ class ConnectorContractTest {
             } else {
                 get();
             }
-            return List.of(new MetricInfo("up", "gauge", ""));
+            // as a backend that knows only the sample service
+            return service.equals(SAMPLES.service()) ? List.of(new MetricInfo("up", "gauge", "")) : List.of();
         }
 
         @Override
@@ -751,8 +752,16 @@ class ConnectorContractTest {
                 + "gives it an aggregation your mock answers)");
         assertThat(report.passed()).noneMatch(line -> line.startsWith("LogAggregatesCapability: "));
     }
-    /** Metrics with discovery that lists {@code discovered} metrics whatever limit it is given. */
-    private record DiscoveringConnector(SourceConfig source, int discovered) implements Connector, MetricsCapability, MetricDiscoveryCapability {
+    /**
+     * Metrics with discovery that lists {@code discovered} metrics whatever limit it is given, for the sample service and
+     * for {@code otherServices} (none, every service alike, or a failure), as a backend that knows only the sample service.
+     */
+    private record DiscoveringConnector(SourceConfig source, int discovered, OtherServices otherServices)
+            implements Connector, MetricsCapability, MetricDiscoveryCapability {
+        DiscoveringConnector(SourceConfig source, int discovered) {
+            this(source, discovered, OtherServices.NONE);
+        }
+
         @Override
         public Health health() {
             return new Health(true, "fine", Duration.ZERO);
@@ -764,12 +773,56 @@ class ConnectorContractTest {
         }
 
         @Override
-        public List<MetricInfo> discoverMetrics(String service, int limit) {
+        public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+            if (!service.equals(SAMPLES.service())) {
+                switch (otherServices) {
+                    case NONE -> {
+                        return List.of();
+                    }
+                    case NOT_FOUND -> throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "no service " + service);
+                    case EVERY_METRIC -> { }
+                }
+            }
             return IntStream.range(0, discovered).mapToObj(i -> new MetricInfo("m" + i, "gauge", "")).toList();
         }
 
         @Override
         public void close() {}
+    }
+
+    private enum OtherServices { NONE, EVERY_METRIC, NOT_FOUND }
+
+    @Test
+    void metricDiscoveryForAServiceTheBackendDoesNotKnow_passesWithNoMetrics() {
+        ContractReport report = check(new Capabilities(true, false, false, false, false), source -> new DiscoveringConnector(source, 3));
+
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.passed()).contains("MetricDiscoveryCapability: no metrics for a service the backend does not know");
+    }
+
+    @Test
+    void metricDiscoveryThatAnswersEveryMetricForAServiceTheBackendDoesNotKnow_fails() {
+        // the gateway reads each name as one the service exports: its hints would offer other services' metrics as this one's
+        ContractReport report = check(new Capabilities(true, false, false, false, false),
+                source -> new DiscoveringConnector(source, 3, OtherServices.EVERY_METRIC));
+
+        assertThat(report.failures()).singleElement().asString()
+                .startsWith("MetricDiscoveryCapability: discoverMetrics(\"omcp-contract-unknown-service\", 20)"
+                        + " returned 3 metrics (m0, m1, m2)")
+                .contains("return an empty list for a service the backend does not know")
+                .contains("if only your mock answers every service alike");
+    }
+
+    @Test
+    void metricDiscoveryThatThrowsForAServiceTheBackendDoesNotKnow_fails() {
+        // a failure fails the source's service listing in that call
+        ContractReport report = check(new Capabilities(true, false, false, false, false),
+                source -> new DiscoveringConnector(source, 3, OtherServices.NOT_FOUND));
+
+        assertThat(report.failures()).singleElement().asString()
+                .startsWith("MetricDiscoveryCapability: discoverMetrics(\"omcp-contract-unknown-service\", 20) threw")
+                .contains("no service omcp-contract-unknown-service")
+                .contains("return an empty list for a service the backend does not know");
     }
 
     @Test
