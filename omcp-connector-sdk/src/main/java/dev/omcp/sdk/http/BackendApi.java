@@ -42,7 +42,9 @@ import java.util.regex.Pattern;
  * <p>Every path is relative to the base, a leading slash included: {@code api/v2/services} and
  * {@code /api/v2/services} both reach {@code http://host/zipkin/api/v2/services} for the source URL
  * {@code http://host/zipkin}; so does a path that starts like a URL ({@code v1:x}, {@code http://...}),
- * which never names another scheme or host.
+ * which never names another scheme or host. A path with a {@code .} or {@code ..} segment (also
+ * percent-encoded) is refused as {@code BAD_QUERY} before any request, so no value steps out of the
+ * API; put a caller's value into a path through {@link #segment(String)}.
  *
  * <p>Failures: no answer within {@link ConnectorContext#requestTimeout()} or an interrupt (the
  * gateway cancelling a call past its deadline, the interrupt flag kept) is {@code TIMEOUT}; no
@@ -199,7 +201,13 @@ public final class BackendApi {
         }
     }
 
-    private HttpRequest request(String path, Map<String, String> query) {
+    private HttpRequest request(String path, Map<String, String> query) throws ConnectorException {
+        if (PathSegments.hasDotSegment(path)) {
+            // URI.resolve would take "api/../../x" to the host's root, and a server that decodes before it
+            // normalises reads "%2e%2e" as the same step: either reaches an API other than the source's
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, backend + " request refused: its path has a \".\" or \"..\" "
+                    + "segment, which would step out of the API; a name or id that is one cannot be looked up");
+        }
         return HttpRequest.newBuilder(uri(path, query)).timeout(context.requestTimeout()).header("Accept", "application/json")
                 .GET().build();
     }
@@ -253,7 +261,29 @@ public final class BackendApi {
         throw new ConnectorException(kind, backend + " answered HTTP " + status + (said.isEmpty() ? "" : ": " + said));
     }
 
-    private URI uri(String path, Map<String, String> query) {
+    /**
+     * {@code value} as exactly one segment of a request path, for a value the caller chose (a trace id,
+     * a service name): every character but letters, digits and {@code -._~} percent-encoded as UTF-8,
+     * so {@code /}, {@code ?}, {@code #} and {@code %} stay part of the value, and a space is
+     * {@code %20} ({@link URLEncoder}'s {@code +} is a plus sign in a path).
+     *
+     * <pre>{@code
+     * api.getJsonIfFound("api/traces/" + api.segment(traceId), Map.of(), TempoTrace::read);
+     * }</pre>
+     *
+     * @throws ConnectorException {@code BAD_QUERY} when {@code value} is empty, {@code "."} or
+     *     {@code ".."}, which a server reads as no segment or a step out of the API
+     */
+    public String segment(String value) throws ConnectorException {
+        Objects.requireNonNull(value, "value");
+        if (value.isEmpty() || ".".equals(value) || "..".equals(value)) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY,
+                    backend + " request refused: \"" + value + "\" cannot name one item in a path");
+        }
+        return PathSegments.encode(value);
+    }
+
+    private URI uri(String path, Map<String, String> query) throws ConnectorException {
         // "/api/x" resolved as it stands would start at the host's root and drop the path of a source URL such as
         // http://host/tempo without a word, reaching another API than the one configured (or a 404)
         String relative = LEADING_SLASHES.matcher(path).replaceFirst("");
@@ -262,12 +292,23 @@ public final class BackendApi {
             relative = "./" + relative;
         }
         if (query.isEmpty()) {
-            return base.resolve(relative);
+            return resolved(relative);
         }
         StringJoiner params = new StringJoiner("&");
         query.forEach((key, value) -> params.add(URLEncoder.encode(key, StandardCharsets.UTF_8) + "="
                 + URLEncoder.encode(value, StandardCharsets.UTF_8)));
-        return base.resolve(relative + "?" + params);
+        return resolved(relative + "?" + params);
+    }
+
+    private URI resolved(String relative) throws ConnectorException {
+        URI uri;
+        try {
+            uri = base.resolve(relative);
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, backend
+                    + " request refused: its path is not a valid URL path; put values into it through BackendApi.segment");
+        }
+        return uri;
     }
 
     private static String describe(long bytes) {

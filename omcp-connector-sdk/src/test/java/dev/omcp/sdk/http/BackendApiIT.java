@@ -50,6 +50,8 @@ class BackendApiIT {
         });
         server.createContext("/prefix/api/array", exchange -> answer(exchange, 200, "[1,2]"));
         server.createContext("/prefix/v1:echo", exchange -> answer(exchange, 200, exchange.getRequestURI().getRawPath()));
+        server.createContext("/prefix/api/echo/", exchange -> answer(exchange, 200, exchange.getRequestURI().getRawPath()));
+        server.createContext("/", exchange -> answer(exchange, 200, "{\"outside\":\"the API\"}"));
         server.createContext("/prefix/http:", exchange -> answer(exchange, 200, exchange.getRequestURI().getRawPath()));
         server.createContext("/prefix/api/garbage", exchange -> answer(exchange, 200, "<html>not json"));
         server.createContext("/prefix/api/huge", exchange -> answer(exchange, 200, "x".repeat(MAX + 1)));
@@ -161,6 +163,36 @@ class BackendApiIT {
         assertThat(api().getText("/v1:echo", Map.of())).isEqualTo("/prefix/v1:echo");
         assertThat(api().getText("v1:echo", Map.of("limit", "2"))).isEqualTo("/prefix/v1:echo");
         assertThat(api().getText("/http://other.example/x", Map.of())).as("this host, under the prefix").startsWith("/prefix/http:");
+    }
+
+    @Test
+    void aPathWithADotSegment_isRefusedBeforeAnyRequest_soNoValueStepsOutOfTheApi() {
+        // "api/../../x" resolves to the host's root; "%2e%2e" is one more step to a server that decodes before it normalises
+        for (String path : new String[] {"api/../../admin", "../admin", "api/echo/..", "api/./echo/x", "api/%2e%2E/x", "api/echo/%2E"}) {
+            assertFailure(() -> api().getJson(path, Map.of()), Kind.BAD_QUERY,
+                    "Tracer request refused: its path has a \".\" or \"..\" segment");
+        }
+        assertFailure(() -> api().getText("api/echo/..", Map.of("q", "x")), Kind.BAD_QUERY, "segment");
+    }
+
+    @Test
+    void aPathThatIsNotAValidUrlPath_isABadQuery_notARuntimeException() {
+        assertFailure(() -> api().getJson("api/echo/a b", Map.of()), Kind.BAD_QUERY,
+                "Tracer request refused: its path is not a valid URL path; put values into it through BackendApi.segment");
+        assertFailure(() -> api().getText("api/echo/{x}", Map.of()), Kind.BAD_QUERY, "not a valid URL path");
+    }
+
+    @Test
+    void aSegment_carriesAnyValueAsOneSegment() throws Exception {
+        BackendApi api = api();
+        assertThat(api.getText("api/echo/" + api.segment("a b/c?d#e%f+g"), Map.of()))
+                .isEqualTo("/prefix/api/echo/a%20b%2Fc%3Fd%23e%25f%2Bg");
+        assertThat(api.getText("api/echo/" + api.segment("Ünï-._~"), Map.of())).isEqualTo("/prefix/api/echo/%C3%9Cn%C3%AF-._~");
+        assertThat(api.segment("...")).as("three dots are a name, not a step").isEqualTo("...");
+        for (String stepOrNothing : new String[] {".", "..", ""}) {
+            assertFailure(() -> api.segment(stepOrNothing), Kind.BAD_QUERY,
+                    "Tracer request refused: \"" + stepOrNothing + "\" cannot name one item in a path");
+        }
     }
 
     @Test

@@ -227,7 +227,7 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
                     permits.acquire();
                     try {
                         // a whole trace, every span: reduced while the answer still counts against the memory budget
-                        return api.getJsonIfFound("api/traces/" + id, Map.of(), answer -> TempoTrace.read(object(answer)));
+                        return api.getJsonIfFound("api/traces/" + api.segment(id), Map.of(), answer -> TempoTrace.read(object(answer)));
                     } finally {
                         permits.release();
                     }
