@@ -44,6 +44,7 @@ public final class OpenApiDocument {
                 }
                 responses.put(Integer.toString(response.status()), entry);
             }
+            GuardRefusals.of(route).forEach((status, description) -> addRefusal(responses, status, description));
             operation.put("responses", responses);
             item.put(route.method().toLowerCase(Locale.ROOT), operation);
         }
@@ -63,6 +64,20 @@ public final class OpenApiDocument {
         document.put("security", List.of(Map.of("session", List.of())));
         document.put("paths", paths);
         return document;
+    }
+
+    /** A refusal the guard can answer: after the route's own words for that status when it has some, else on its own. */
+    @SuppressWarnings("unchecked")
+    private static void addRefusal(Map<String, Object> responses, int status, String description) {
+        Map<String, Object> own = (Map<String, Object>) responses.get(Integer.toString(status));
+        if (own == null) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("description", description);
+            entry.put("content", Map.of("application/json", Map.of()));
+            responses.put(Integer.toString(status), entry);
+        } else {
+            own.put("description", own.get("description") + "; " + description);
+        }
     }
 
     private static String operationId(ApiRoutes.Route route) {
