@@ -82,10 +82,32 @@ public record HttpServerSettings(
                 shutdownGrace, grace, minBytesPerSecond);
     }
 
+    /** These settings with other extra {@code Host} names (the DNS-rebinding protection; see the class's parameters). */
+    public HttpServerSettings withAllowedHosts(List<String> hosts) {
+        return new HttpServerSettings(host, port, hosts, allowedOrigins, maxBodyBytes, wsPingInterval, wsPongTimeout,
+                shutdownGrace, bodyReadGrace, bodyMinBytesPerSecond);
+    }
+
+    /** These settings with other browser origins allowed, for example {@code https://ui.example.com}. */
+    public HttpServerSettings withAllowedOrigins(List<String> origins) {
+        return new HttpServerSettings(host, port, allowedHosts, origins, maxBodyBytes, wsPingInterval, wsPongTimeout,
+                shutdownGrace, bodyReadGrace, bodyMinBytesPerSecond);
+    }
+
     /** Loopback on a free port with the defaults: what tests and embedders start from. */
     public static HttpServerSettings loopback(int port) {
+        return listeningOn("127.0.0.1", port);
+    }
+
+    /**
+     * {@code host} and {@code port} (0 picks a free one) with the defaults of {@link #loopback}: a 1 MiB
+     * body limit, a WebSocket ping every 30 s and a 90 s pong timeout, a 10 s shutdown grace, the
+     * default body deadline, and no extra hosts or origins (add them with {@link #withAllowedHosts}
+     * and {@link #withAllowedOrigins}).
+     */
+    public static HttpServerSettings listeningOn(String host, int port) {
         return new HttpServerSettings(
-                "127.0.0.1", port, List.of(), List.of(), DEFAULT_MAX_BODY_BYTES,
+                host, port, List.of(), List.of(), DEFAULT_MAX_BODY_BYTES,
                 Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ofSeconds(10));
     }
 }

@@ -24,6 +24,25 @@ class HttpServerSettingsTest {
     }
 
     @Test
+    void anotherAddress_startsFromTheLoopbackDefaults_andTakesItsHostsAndOrigins() {
+        HttpServerSettings settings = HttpServerSettings.listeningOn("0.0.0.0", 8080)
+                .withAllowedHosts(List.of("omcp.internal", "omcp"))
+                .withAllowedOrigins(List.of("https://ui.example.com"));
+        HttpServerSettings defaults = HttpServerSettings.loopback(0);
+        assertThat(settings.host()).isEqualTo("0.0.0.0");
+        assertThat(settings.port()).isEqualTo(8080);
+        assertThat(settings.allowedHosts()).containsExactly("omcp.internal", "omcp");
+        assertThat(settings.allowedOrigins()).containsExactly("https://ui.example.com");
+        assertThat(settings.withAllowedHosts(List.of()).withAllowedOrigins(List.of()))
+                .usingRecursiveComparison().isEqualTo(new HttpServerSettings("0.0.0.0", 8080, List.of(), List.of(),
+                        defaults.maxBodyBytes(), defaults.wsPingInterval(), defaults.wsPongTimeout(), defaults.shutdownGrace(),
+                        defaults.bodyReadGrace(), defaults.bodyMinBytesPerSecond()));
+        assertThat(HttpServerSettings.loopback(0)).isEqualTo(HttpServerSettings.listeningOn("127.0.0.1", 0));
+        assertThatThrownBy(() -> HttpServerSettings.listeningOn("::", 70000)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("port must be 0-65535");
+    }
+
+    @Test
     void aZeroOrNegativePingInterval_isRefusedNamingTheField() {
         assertThatThrownBy(() -> withWebSocketTimes(Duration.ZERO, Duration.ofSeconds(90)))
                 .isInstanceOf(IllegalArgumentException.class)
