@@ -144,8 +144,11 @@ class BasicLoginIT {
             assertThat(reply.json().path("mode").asText()).isEqualTo("basic");
             assertThat(reply.json().path("error").asText()).contains("POST /api/auth/login");
         }
-        assertThat(browser.get("/api/me").status()).isEqualTo(401);
-        assertThat(browser.get("/api/me").json().path("mode").asText()).isEqualTo("basic");
+        Browser.Reply me = browser.get("/api/me");
+        assertThat(me.status()).isEqualTo(401);
+        assertThat(me.json().path("mode").asText()).isEqualTo("basic");
+        // what a script or a UI reads first: it says how to log in, as every other route's 401 does
+        assertThat(me.json().path("error").asText()).isEqualTo("no valid session: log in with POST /api/auth/login");
         for (String path : List.of("/api/info", "/api/openapi.json", "/api/conformance", "/healthz", "/readyz", "/metrics")) {
             assertThat(browser.get(path).status()).as(path).isEqualTo(200);
         }

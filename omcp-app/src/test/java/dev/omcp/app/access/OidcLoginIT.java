@@ -371,7 +371,10 @@ class OidcLoginIT {
         Browser.Reply mismatch = other.get(callback);
         assertThat(mismatch.status()).isEqualTo(400);
         assertThat(mismatch.json().path("error").asText()).contains("does not match");
-        assertThat(other.get("/api/me").status()).isEqualTo(401);
+        Browser.Reply me = other.get("/api/me");
+        assertThat(me.status()).isEqualTo(401);
+        assertThat(me.json().path("error").asText()).as("says where to sign in")
+                .isEqualTo("no valid session: sign in at GET /api/auth/oidc/login");
         assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).extracting(AuditEvent::status)
                 .containsExactly(400, 400);
     }

@@ -243,9 +243,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                     + " with it is not used; the management API takes no bearer credential: send the session cookie without the"
                     + " Authorization header, and the " + CsrfProtection.HEADER + " header on changes";
         } else {
-            error = mode == AuthMode.OIDC
-                    ? "no valid session: sign in at GET /api/auth/oidc/login"
-                    : "no valid session: log in with POST /api/auth/login";
+            error = ManagementIdentity.noSessionError(mode.wireName());
         }
         body.put("error", error);
         body.put("mode", mode.wireName());

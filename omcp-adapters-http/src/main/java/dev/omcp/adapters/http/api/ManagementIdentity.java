@@ -19,6 +19,16 @@ public interface ManagementIdentity {
         return "anonymous";
     }
 
+    /**
+     * The {@code error} of a 401 without a session in {@code mode}: it says where to sign in, so a script or a
+     * UI that meets it first (often at {@code /api/me}) knows the next step.
+     */
+    static String noSessionError(String mode) {
+        return "oidc".equals(mode)
+                ? "no valid session: sign in at GET /api/auth/oidc/login"
+                : "no valid session: log in with POST /api/auth/login";
+    }
+
     /** Anonymous mode: everyone is the anonymous principal (spec 5.1). */
     static ManagementIdentity anonymous() {
         return ctx -> Optional.of(Principal.anonymous());

@@ -66,7 +66,7 @@ public final class PublicEndpoints {
                     if (principal.isEmpty()) {
                         Map<String, Object> body = new LinkedHashMap<>();
                         body.put("code", "OMCP_AUTH_REQUIRED");
-                        body.put("error", "no valid session; log in first");
+                        body.put("error", ManagementIdentity.noSessionError(identity.mode()));
                         body.put("mode", identity.mode());
                         JsonResponses.json(ctx, 401, body);
                         return;
