@@ -461,8 +461,13 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
     }
 
     private static JsonObject failure(Gathered.Failure f, String during) {
-        return Jsonp.object().add("source", f.source()).add("kind", f.kind().name().toLowerCase(Locale.ROOT)).add("error", f.message())
+        return Jsonp.object().add("source", f.source()).add("kind", f.kind().wireName()).add("error", f.message())
                 .add("during", during).build();
+    }
+
+    /** The sources whose service listing failed or left names out, once each, when the services were listed. */
+    private static List<String> listingGaps(ServiceList services) {
+        return services.listing().map(l -> l.failures().stream().map(Gathered.Failure::source).distinct().toList()).orElse(List.of());
     }
 
     /** {@code " Did you mean 'error_rate' for 'eror_rate'?"}, or nothing. */
@@ -513,8 +518,9 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     services.analysed().getFirst()));
         } else {
             String top = ranking.ranking().getFirst().service();
-            // with the list cut at maxServices the root cause may be among the services not judged
-            boolean capped = services.analysed().size() < services.total();
+            // with the list cut at maxServices, or a listing that failed or left names out, the root cause may be among
+            // the services not judged
+            boolean capped = services.analysed().size() < services.total() || !listingGaps(services).isEmpty();
             parts.add(String.format(Locale.ROOT, "%d anomalous series in %d service%s; most likely root cause%s: %s.", counts.anomalous(),
                     ranking.ranking().size(), ranking.ranking().size() == 1 ? "" : "s", capped ? " among the services analysed" : "", top));
         }
@@ -558,6 +564,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         if (services.analysed().size() < services.total()) {
             parts.add(services.total() + " services are known; analysed the first " + services.analysed().size()
                     + " by name. Pass service, or raise maxServices (at most " + MAX_SERVICES + ").");
+        }
+        List<String> gaps = listingGaps(services);
+        if (!services.analysed().isEmpty() && !gaps.isEmpty()) {
+            parts.add("The service listing of " + String.join(", ", gaps) + " failed or left names out (see failedSources): "
+                    + "services it holds may not have been judged; pass service to judge one by name.");
         }
         if (skipped > 0) {
             parts.add(skipped + " series beyond " + AnomalyScan.MAX_SERIES_PER_QUERY + " per query were not judged.");

@@ -29,9 +29,14 @@ public final class Gathered<R> {
      * One source's failure; {@code message} is safe to show (no URL, no stack trace). {@code query}
      * is the last backend query the connector said it sent, when it says (see {@link #reporting}).
      */
-    public record Failure(String source, ConnectorException.Kind kind, String message, Optional<String> query) {
+    public record Failure(String source, FailureKind kind, String message, Optional<String> query) {
         public Failure {
+            Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(query, "query");
+        }
+
+        public Failure(String source, ConnectorException.Kind kind, String message, Optional<String> query) {
+            this(source, FailureKind.of(kind), message, query);
         }
 
         public Failure(String source, ConnectorException.Kind kind, String message) {
@@ -203,7 +208,7 @@ public final class Gathered<R> {
             JsonArrayBuilder failed = Jsonp.array();
             failures.forEach(f -> {
                 JsonObjectBuilder entry = Jsonp.object().add("source", f.source())
-                        .add("kind", f.kind().name().toLowerCase(java.util.Locale.ROOT)).add("error", f.message());
+                        .add("kind", f.kind().wireName()).add("error", f.message());
                 f.query().ifPresent(q -> entry.add("query", q));
                 failed.add(entry);
             });

@@ -53,7 +53,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -532,7 +531,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         boolean configured = fanOuts.stream().anyMatch(g -> !g.noSource());
         boolean anyAnswered = fanOuts.stream().anyMatch(g -> !g.answers().isEmpty());
         List<SourceFailure> failures = fanOuts.stream().flatMap(g -> g.failures().stream())
-                .map(f -> new SourceFailure(f.source(), f.kind() == ConnectorException.Kind.TIMEOUT ? SourceFailure.Kind.TIMEOUT
+                .map(f -> new SourceFailure(f.source(), f.kind() == FailureKind.TIMEOUT ? SourceFailure.Kind.TIMEOUT
                         : SourceFailure.Kind.ERROR, f.message()))
                 .distinct().toList();
         return SourceState.of(configured, anyAnswered, failures);
@@ -721,7 +720,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     }
 
     private static String kind(Gathered.Failure f) {
-        return f.kind().name().toLowerCase(Locale.ROOT);
+        return f.kind().wireName();
     }
 
     /** What the parallel fan-outs gathered. */

@@ -28,7 +28,15 @@ final class ListedNameVerdicts {
     /** The most connectors verdicts are kept for: beyond it the least recently used one's go. */
     static final int CONNECTORS = 256;
 
-    private record Verdict(boolean onlyTheGatewaysSeries, Instant checkedAt) {}
+    private record Verdict(boolean onlyTheGatewaysSeries, Instant checkedAt) {
+        /**
+         * Also when checked "after" {@code now}: the wall clock was set back, and measured by it alone the verdict would be
+         * kept as much longer; checking a name again costs one discovery.
+         */
+        boolean expiredAt(Instant now) {
+            return !checkedAt.isAfter(now.minus(KEPT)) || checkedAt.isAfter(now);
+        }
+    }
 
     /** A connector by identity: two instances that compare equal are still two backends' views. */
     private record Instance(Object connector) {
@@ -62,10 +70,11 @@ final class ListedNameVerdicts {
             return Map.of();
         }
         dropExpired(verdicts);
+        Instant now = clock.instant();
         Map<String, Boolean> kept = new HashMap<>();
         for (String name : names) {
             Verdict v = verdicts.get(name);
-            if (v != null) {
+            if (v != null && !v.expiredAt(now)) {
                 kept.put(name, v.onlyTheGatewaysSeries());
             }
         }
@@ -96,10 +105,11 @@ final class ListedNameVerdicts {
         });
     }
 
+    /** Drops the expired verdicts at the head, the oldest checked; one behind a kept one is not used ({@link #kept}). */
     private void dropExpired(LinkedHashMap<String, Verdict> verdicts) {
-        Instant oldestKept = clock.instant().minus(KEPT);
+        Instant now = clock.instant();
         for (Iterator<Verdict> it = verdicts.values().iterator(); it.hasNext(); ) {
-            if (it.next().checkedAt().isAfter(oldestKept)) {
+            if (!it.next().expiredAt(now)) {
                 return;
             }
             it.remove();

@@ -176,7 +176,7 @@ final class PostmortemDetection {
      * again to find the same nothing.
      */
     static Optional<Outcome> earlier(Toolkit toolkit, Principal principal, String service, Instant from, Instant to) {
-        Set<String> metricSources = sourceNames(toolkit.sources().with(MetricsCapability.class, principal));
+        List<Bound<MetricsCapability>> metricSources = toolkit.sources().with(MetricsCapability.class, principal);
         return toolkit.unscoredServices().lately(principal.tenant(), service, metricSources, from, to).map(Outcome::earlier);
     }
 
@@ -228,7 +228,7 @@ final class PostmortemDetection {
         batch.answers().forEach(a -> answered.add(a.source()));
         // one entry per source and message: 15 queries failing alike are one failure to read
         Set<SourceFailure> failures = new LinkedHashSet<>();
-        listing.failures().forEach(f -> failures.add(new SourceFailure(f.source(), kindName(f.kind()), f.message())));
+        listing.failures().forEach(f -> failures.add(new SourceFailure(f.source(), f.kind().wireName(), f.message())));
         batch.failures().forEach(f -> failures.add(new SourceFailure(f.source(), kindName(f.kind()), f.message())));
         int ofListed = (int) services.stream().filter(listed::contains).count();
         Counts counts = new Counts(services.size(), ofListed, listed.size(), anomalous, recorded.size());
@@ -237,7 +237,7 @@ final class PostmortemDetection {
         batch.failures().forEach(f -> failed.add(f.request().service()));
         List<String> unscored = services.stream().filter(s -> !scored.contains(s) && !failed.contains(s)).toList();
         toolkit.unscoredServices().remember(principal.tenant(), unscored,
-                new UnscoredServices.Run(now, sourceNames(metricSources), judged, counts));
+                new UnscoredServices.Run(now, UnscoredServices.AskedSources.of(metricSources), judged, counts));
         return new Outcome("completed", Optional.of(now), judged, counts, scored.contains(service), !failures.isEmpty(), answered,
                 List.copyOf(failures), Set.of());
     }

@@ -8,7 +8,6 @@ import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
-import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.LogAggregatesCapability;
 import dev.omcp.sdk.connector.LogsCapability;
 import dev.omcp.sdk.json.Jsonp;
@@ -666,7 +665,7 @@ public final class QueryLogsTool extends ObservabilityTool {
      * repeating it. Only what the call has not narrowed yet is suggested.
      */
     private static String timeoutAdvice(Gathered<?> gathered, LogQuery query) {
-        List<Gathered.Failure> timedOut = gathered.failures().stream().filter(f -> f.kind() == ConnectorException.Kind.TIMEOUT).toList();
+        List<Gathered.Failure> timedOut = gathered.failures().stream().filter(f -> f.kind() == FailureKind.TIMEOUT).toList();
         if (timedOut.isEmpty()) {
             return "";
         }

@@ -178,7 +178,9 @@ public final class Schemas {
         JsonObjectBuilder properties = Jsonp.object()
                 .add("source", Jsonp.object().add("type", "string"))
                 .add("kind", Jsonp.object().add("type", "string")
-                        .add("description", "unavailable, timeout, bad_query, unauthorized, bad_response or address_refused."))
+                        .add("description", "unavailable, timeout, bad_query, unauthorized, bad_response or address_refused; "
+                                + "unchecked when the source answered but the gateway left out names it has not checked yet "
+                                + "(error says how many and what to do)."))
                 .add("error", Jsonp.object().add("type", "string"))
                 .add("during", Jsonp.object().add("type", "string").add("description", "What the tool was doing."))
                 .add("failedQueries", Jsonp.object().add("type", "integer"))

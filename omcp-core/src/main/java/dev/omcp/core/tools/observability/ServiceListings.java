@@ -37,9 +37,9 @@ import java.util.concurrent.Semaphore;
  * series are absent, since the SDK does not say whether a plugin cut its answer below the limit asked. What it costs: a
  * discovery per listed name, a few at once, within the source's time; the verdicts are kept a few minutes per connector
  * instance ({@link ListedNameVerdicts}), and at most {@link #CHECKS_PER_LISTING} names are checked in one listing.
- * Names beyond that are left out, and the source is reported as failed alongside its answer, saying how many and that
- * calling again checks the next ones. A discovery that fails fails the source's listing: a name that may be another
- * tenant's judgement is never shown unchecked.
+ * Names beyond that are left out, and the source is reported alongside its answer with the kind {@code unchecked}
+ * (nothing failed or ran late), saying how many and that calling again checks the next ones. A discovery that fails
+ * fails the source's listing: a name that may be another tenant's judgement is never shown unchecked.
  */
 final class ServiceListings {
     /** A name with this many metrics has one beside the gateway's series, which are fewer. */
@@ -75,7 +75,7 @@ final class ServiceListings {
         for (Gathered.Answer<Listed> a : gathered.answers()) {
             answers.add(new Gathered.Answer<>(a.source(), a.type(), a.value().shown()));
             if (a.value().leftOut() > 0) {
-                failures.add(new Gathered.Failure(a.source(), ConnectorException.Kind.TIMEOUT, a.value().leftOutMessage()));
+                failures.add(new Gathered.Failure(a.source(), FailureKind.UNCHECKED, a.value().leftOutMessage(), Optional.empty()));
             }
         }
         return Gathered.assembled(answers, failures);
@@ -93,10 +93,18 @@ final class ServiceListings {
      */
     private record Listed(List<ServiceInfo> shown, int leftOut, int listedNames) {
         String leftOutMessage() {
-            return leftOut + " of the " + listedNames + " names it listed were left out unchecked: the gateway checks each name"
+            String why = leftOut + " of the " + listedNames + " names it listed were left out unchecked: the gateway checks each name"
                     + " a plugin lists against its own anomaly series, which name the services every tenant's calls judged, and"
-                    + " checks at most " + CHECKS_PER_LISTING + " new names per call. Checked names are remembered for "
-                    + ListedNameVerdicts.KEPT.toMinutes() + " minutes, so call again to check the next ones.";
+                    + " checks at most " + CHECKS_PER_LISTING + " new names per call.";
+            if (listedNames > ListedNameVerdicts.NAMES_PER_CONNECTOR) {
+                // each call's checks push the oldest verdicts out: calling again never shows every name
+                return why + " The source lists more names than the gateway keeps verdicts for ("
+                        + ListedNameVerdicts.NAMES_PER_CONNECTOR + "), so calling again checks other names but no call shows"
+                        + " them all: name a service you know directly (query_metrics, detect_anomalies with service), which asks"
+                        + " the source without this check.";
+            }
+            return why + " Checked names are remembered for " + ListedNameVerdicts.KEPT.toMinutes() + " minutes, so call again"
+                    + " within " + ListedNameVerdicts.KEPT.toMinutes() + " minutes to check the next ones.";
         }
     }
 

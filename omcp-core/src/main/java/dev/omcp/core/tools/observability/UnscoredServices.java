@@ -1,23 +1,28 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.sdk.connector.Connector;
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Per tenant, which services a post-mortem's own anomaly detection judged lately and recorded no score for (their
  * metrics held too little to judge). A post-mortem runs the detection when the history holds no score of its service,
  * so for such a service every draft would judge the whole fleet again; a draft finds the detection here instead, and
  * says when it ran. Kept as long as the anomaly history keeps scores, and used under the same rule as a score: only
- * when the report's window holds the run, and only while the tenant's metrics sources are the ones it asked.
+ * when the report's window holds the run, and only while the tenant's metrics sources are the ones it asked: the same
+ * names served by the same connector instances, since a source reconfigured under its name (another backend, fixed
+ * credentials) may hold the metrics the run found too few of.
  *
  * <p>Keyed by tenant as the history is: one tenant's detection is never reported to another, and each tenant's
  * sources are the same for all its callers.
@@ -34,13 +39,40 @@ final class UnscoredServices {
      * A detection that judged services and recorded no score for some of them.
      *
      * @param ranAt when it ran
-     * @param metricSources the metrics sources it asked, by name
+     * @param metricSources the metrics sources it asked
      * @param window the stretch it judged
      * @param counts what it judged and recorded, as its own report said
      */
-    record Run(Instant ranAt, Set<String> metricSources, Duration window, PostmortemDetection.Counts counts) {
+    record Run(Instant ranAt, AskedSources metricSources, Duration window, PostmortemDetection.Counts counts) {
         Run {
-            metricSources = Set.copyOf(metricSources);
+            Objects.requireNonNull(metricSources, "metricSources");
+        }
+    }
+
+    /**
+     * The metrics sources a run asked, each by name and connector instance. The registry builds a new connector whenever
+     * a source is replaced, so an instance stands for one configuration. Held weakly: a replaced connector is not kept
+     * alive for as long as the history's retention only to tell that it was replaced.
+     */
+    static final class AskedSources {
+        private final Map<String, WeakReference<Connector>> bySource;
+
+        private AskedSources(Map<String, WeakReference<Connector>> bySource) {
+            this.bySource = bySource;
+        }
+
+        static AskedSources of(List<? extends Bound<?>> sources) {
+            Map<String, WeakReference<Connector>> bySource = new LinkedHashMap<>();
+            sources.forEach(b -> bySource.put(b.source(), new WeakReference<>(b.connector())));
+            return new AskedSources(Map.copyOf(bySource));
+        }
+
+        /** Whether {@code sources} are these: no source added, dropped or replaced since. */
+        boolean areNow(List<? extends Bound<?>> sources) {
+            return sources.size() == bySource.size() && sources.stream().allMatch(b -> {
+                WeakReference<Connector> asked = bySource.get(b.source());
+                return asked != null && asked.get() == b.connector();
+            });
         }
     }
 
@@ -86,16 +118,18 @@ final class UnscoredServices {
 
     /**
      * The latest run that judged {@code service} for {@code tenant} without scoring it, when it ran within
-     * {@code from}..{@code to} and asked exactly {@code metricSources}: a source added since may hold the service.
+     * {@code from}..{@code to} and asked exactly {@code metricSources}: a source added or replaced since may hold the
+     * service.
      */
-    synchronized Optional<Run> lately(String tenant, String service, Set<String> metricSources, Instant from, Instant to) {
+    synchronized Optional<Run> lately(String tenant, String service, List<? extends Bound<?>> metricSources, Instant from,
+            Instant to) {
         LinkedHashMap<String, Run> runs = byTenant.get(tenant);
         if (runs == null) {
             return Optional.empty();
         }
         dropExpired(runs);
         return Optional.ofNullable(runs.get(service))
-                .filter(r -> !r.ranAt().isBefore(from) && !r.ranAt().isAfter(to) && r.metricSources().equals(metricSources));
+                .filter(r -> !r.ranAt().isBefore(from) && !r.ranAt().isAfter(to) && r.metricSources().areNow(metricSources));
     }
 
     private void dropExpired(LinkedHashMap<String, Run> runs) {

@@ -86,6 +86,22 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void whenAListingFailedBesideTheOnesThatAnswered_theRootCauseIsNamedOnlyAmongTheServicesJudged() {
+        // the plugin's listing fails (its names cannot be checked), while its metric queries still answer
+        FakeMetricsBackend plugin = new FakeMetricsBackend("history").knows("elsewhere")
+                .failingDiscovery(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "discovery refused"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).addPlugin(plugin)), "{}");
+
+        assertThat(result.getJsonObject("services").getBoolean("capped")).isFalse();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("during")).isEqualTo("listing services");
+        // the service the failed listing holds may be the one that went wrong first
+        assertThat(result.getString("note")).contains("most likely root cause among the services analysed: web")
+                .contains("The service listing of history failed or left names out (see failedSources)")
+                .contains("pass service to judge one by name");
+    }
+
+    @Test
     void judgingTheGatewaysOwnAnomalySeries_readsOnlyTheCallersTenant_whileOtherMetricsGetNoTenantFilter() {
         FakeMetricsBackend receiver = new FakeMetricsBackend("history").serve("payments", "omcp_anomaly_score", noisy(1, 0.1))
                 .serve("payments", "error_rate", noisy(0.01, 0.1));

@@ -48,6 +48,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile int discoveryCap = Integer.MAX_VALUE;
     private volatile long retainedFrom = Long.MIN_VALUE;
     private volatile ConnectorException failAll;
+    private volatile ConnectorException failDiscovery;
     private volatile List<String> warnings = List.of();
     private volatile java.util.function.UnaryOperator<Series> reorder = java.util.function.UnaryOperator.identity();
 
@@ -88,6 +89,12 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     }
 
     /** Every query fails with {@code e}. */
+    /** Fails every discovery of metrics with {@code e}, while listings and queries still answer. */
+    FakeMetricsBackend failingDiscovery(ConnectorException e) {
+        this.failDiscovery = e;
+        return this;
+    }
+
     FakeMetricsBackend failingAll(ConnectorException e) {
         this.failAll = e;
         return this;
@@ -199,6 +206,9 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         discoveries.add(service);
         if (failAll != null) {
             throw failAll;
+        }
+        if (failDiscovery != null) {
+            throw failDiscovery;
         }
         java.util.TreeSet<String> names = new java.util.TreeSet<>();
         curves.forEach((s, metrics) -> {

@@ -134,9 +134,10 @@ class ServiceListingsTest {
         assertThat(first.getBoolean("partial")).isTrue();
         JsonObject failed = first.getJsonArray("failedSources").getJsonObject(0);
         assertThat(failed.getString("source")).isEqualTo("many");
-        assertThat(failed.getString("kind")).isEqualTo("timeout");
+        // nothing timed out: the gateway chose not to check them yet, and saying timeout would send an agent narrowing a query
+        assertThat(failed.getString("kind")).isEqualTo("unchecked");
         assertThat(failed.getString("error")).contains("300 of the " + listed + " names it listed were left out unchecked")
-                .contains("call again");
+                .contains("call again within 5 minutes");
         assertThat(first.getJsonArray("sources").getString(0)).isEqualTo("many");
 
         JsonObject second = ToolHarness.ok(tool, "{\"limit\":1000}");
@@ -144,6 +145,35 @@ class ServiceListingsTest {
         assertThat(plugin.discoveries.get()).isEqualTo(listed);
         assertThat(second.getInt("total")).isEqualTo(listed - 1);
         assertThat(second.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void aPluginListingMoreNamesThanTheVerdictsKept_isNotToldThatCallingAgainShowsThemAll() {
+        // beyond the verdicts kept per connector, each call's checks push out the oldest: the listing never gets complete
+        int listed = ListedNameVerdicts.NAMES_PER_CONNECTOR + 1;
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(new ManyNames(listed))));
+
+        JsonObject first = ToolHarness.ok(tool, "{\"limit\":1}");
+
+        JsonObject failed = first.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("kind")).isEqualTo("unchecked");
+        assertThat(failed.getString("error")).doesNotContain("to check the next ones")
+                .contains("more names than the gateway keeps verdicts for (" + ListedNameVerdicts.NAMES_PER_CONNECTOR + ")")
+                .contains("no call shows them all").contains("detect_anomalies with service");
+    }
+
+    @Test
+    void aVerdictIsNotKeptLongerThanFiveMinutes_whenTheClockIsSetBack() {
+        FakeMetricsBackend plugin = new FakeMetricsBackend("prom").serve("payments", "http_requests_total", noisy(40, 0.05));
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+        ToolHarness.ok(tool, "{}");
+        plugin.discoveries.clear();
+
+        // an NTP step back of an hour: measured by the wall clock alone, the verdict would be kept an hour and five minutes
+        clock.advance(Duration.ofHours(-1));
+        ToolHarness.ok(tool, "{}");
+
+        assertThat(plugin.discoveries).containsExactly("payments");
     }
 
     @Test
@@ -188,7 +218,7 @@ class ServiceListingsTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
         assertThat(gathered.answers()).isEmpty();
         assertThat(gathered.failures()).singleElement().satisfies(f -> {
-            assertThat(f.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+            assertThat(f.kind()).isEqualTo(FailureKind.UNAVAILABLE);
             assertThat(f.message()).contains("the discovery of zz-broken broke");
         });
     }
