@@ -147,7 +147,7 @@ final class TextRedactor {
         if (h.letterB) {
             out = near(BEARER, out, 1, RedactionCategory.BEARER_TOKEN, counts, "bearer", true, 0, MAX_TOKEN);
         }
-        if (h.b64Run >= 24) {
+        if (h.kDot) {
             out = near(SLACK_WEBHOOK, out, 1, RedactionCategory.SECRET, counts, "hooks.slack.com/", false, 0, 512);
         }
         if (h.at) {
@@ -207,7 +207,7 @@ final class TextRedactor {
         if (h.cUnderscore) {
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "whsec_", false, 0, 512);
         }
-        if (h.spaceDash) {
+        if (h.optionDash) {
             out = curlCredentials(out, counts);
             out = secretOptions(out, counts);
             out = CommandLinePasswords.redact(out, counts);
@@ -555,14 +555,24 @@ final class TextRedactor {
         boolean percent;
         /** A backslash: unicode-escaped separators (Gson writes {@code =} as a backslash and {@code u003d}). */
         boolean backslash;
-        /** "p-", "c_", "9.": the ends of the rarer prefixes ({@code xapp-}, {@code whsec_}, {@code ya29.}), so most lines skip them. */
+        /**
+         * "p-", "c_", "9.", "k.": the ends of the rarer prefixes ({@code xapp-}, {@code whsec_}, {@code ya29.},
+         * {@code hooks.slack.com}), so most lines skip them. Each hint is met by what its detector matches, never
+         * by other text: a detector switched on by unrelated words would hide or show one secret depending on what
+         * else the line holds, and {@link TextHead} relies on the start of a line being redacted as within the whole.
+         */
         boolean pDash;
         boolean cUnderscore;
         boolean nineDot;
+        boolean kDot;
         /** "Y-": the {@code PuTTY-} of a PuTTY key file's first line. */
         boolean yDash;
-        /** " -" (or a quote and a dash, in an argument list): a command-line option, such as curl's {@code -u} / {@code --user}. */
-        boolean spaceDash;
+        /**
+         * A dash starting a word, as the command-line detectors read one (curl's {@code -u}, {@code --password},
+         * {@code mysql -p}): at the start of the text, or after whitespace (a tab too), a quote, a bracket, a comma
+         * or a backslash ({@code ['mysql','-pX']}, {@code [\"mysql\",\"-pX\"]}).
+         */
+        boolean optionDash;
         boolean dashes5;
         boolean letterB;
         boolean maybeJwt;
@@ -589,8 +599,9 @@ final class TextRedactor {
             boolean pDash = false;
             boolean cUnderscore = false;
             boolean nineDot = false;
+            boolean kDot = false;
             boolean yDash = false;
-            boolean spaceDash = false;
+            boolean optionDash = false;
             boolean dashes5 = false;
             boolean letterB = false;
             boolean maybeJwt = false;
@@ -682,13 +693,14 @@ final class TextRedactor {
                             dash = true;
                             pDash |= prev == 'p';
                             yDash |= prev == 'Y';
-                            spaceDash |= prev == ' ' || prev == '\'' || prev == '"';
+                            optionDash |= i == 0 || optionStart(prev);
                             if (++dashRun >= 5) {
                                 dashes5 = true;
                             }
                         }
                         case '.' -> {
                             nineDot |= prev == '9';
+                            kDot |= prev == 'k';
                             if (prev >= '0' && prev <= '9' && ++quadDots >= 3) {
                                 maybeIpv4 = true;
                             }
@@ -728,8 +740,9 @@ final class TextRedactor {
             h.pDash = pDash;
             h.cUnderscore = cUnderscore;
             h.nineDot = nineDot;
+            h.kDot = kDot;
             h.yDash = yDash;
-            h.spaceDash = spaceDash;
+            h.optionDash = optionDash;
             h.dashes5 = dashes5;
             h.letterB = letterB;
             h.maybeJwt = maybeJwt;
@@ -740,6 +753,11 @@ final class TextRedactor {
             h.upperRun = upperRun;
             h.b64Run = b64Run;
             return h;
+        }
+
+        /** What may stand right before an option's dash: the union of what the command-line detectors accept there. */
+        private static boolean optionStart(char c) {
+            return Character.isWhitespace(c) || c == '\'' || c == '"' || c == '[' || c == '(' || c == ',' || c == '\\';
         }
     }
 
