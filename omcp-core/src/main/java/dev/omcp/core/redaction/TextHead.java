@@ -53,6 +53,9 @@ final class TextHead {
         counts[TextRedactor.POSITION] = safe;
         String redacted = redactor.redact(input.substring(0, examined), counts);
         int safeOut = Math.min(redacted.length(), counts[TextRedactor.POSITION]);
+        if (safeOut > 0 && Character.isHighSurrogate(redacted.charAt(safeOut - 1))) {
+            safeOut--; // the safe end may fall inside a character of two UTF-16 units: never show half of it
+        }
         int after = redacted.length() - safeOut + input.length() - examined;
         return new Redactor.HeadRedaction(redacted.substring(0, safeOut), counts(counts), examined, after);
     }

@@ -105,4 +105,34 @@ class RedactorHeadTest {
         Redactor.HeadRedaction head = redactor.redactHead(text, SHOWN);
         assertThat(head.text()).hasSizeGreaterThanOrEqualTo(SHOWN).startsWith(words(500) + " data=QUJD");
     }
+
+    @Test
+    void whatTheWholeLineHides_isHiddenInItsStart_whateverTextFarPastTheExaminedEndSwitchesOn() {
+        // each detector's pre-scan hint is met by the secret itself, not by text megabytes on that the start never sees
+        String far = " " + words(3 * EXAMINED) + " cmd -v --x a_b hooks " + "QUJDRA".repeat(20) + " end";
+        String[][] cases = {
+            {"--password hunter2 ", "hunter2"},
+            {"run\t--api-token s3cr3tValue ", "s3cr3tValue"},
+            {"curl\t-ualice:s3cr3tpw http://db ", "s3cr3tpw"},
+            {"mysql\t-pS3cretPw db ", "S3cretPw"},
+            {"[mysql,-pS3cretPw] ", "S3cretPw"},
+            {"post hooks.slack.com/services/a_b_c-d_e_f-g_h_i ", "a_b_c-d_e_f"},
+        };
+        for (String[] c : cases) {
+            String line = c[0] + words(500) + far;
+            assertThat(redactor.redactText(line).text()).as("the whole line hides it").doesNotContain(c[1]);
+            assertThat(redactor.redactHead(line, SHOWN).text()).as(c[0]).doesNotContain(c[1]);
+        }
+    }
+
+    @Test
+    void theShownStartNeverEndsInHalfACharacter() {
+        // a character outside the Basic Multilingual Plane is two UTF-16 units; the safe end may fall between them
+        String emoji = new String(Character.toChars(0x1F600));
+        int safe = EXAMINED - TextHead.REACH;
+        String line = words(safe - 1) + emoji + words(30_000);
+        Redactor.HeadRedaction head = redactor.redactHead(line, SHOWN);
+        assertThat(Character.isHighSurrogate(head.text().charAt(head.text().length() - 1))).isFalse();
+        assertThat(head.text().length() + head.charsAfter()).isEqualTo(line.length());
+    }
 }

@@ -271,9 +271,12 @@ public final class QueryLogsTool extends ObservabilityTool {
         int cut = 0;
         RedactionCounts redactedBeforeCut = RedactionCounts.none();
         for (Line l : shown) {
-            int stream = streams.computeIfAbsent(new Stream(l.source(), streamLabels(l.entry().labels(), l.entry().line())),
-                    s -> streams.size());
             String text = l.entry().line();
+            // a field is left out of the stream only when the shown start of the line carries it, and only that start is
+            // searched for it: the line's whole 10 MB against a hostile backend's long label values took minutes
+            String shownStart = text.length() > MAX_LINE_CHARS ? text.substring(0, cutPoint(text)) : text;
+            int stream = streams.computeIfAbsent(new Stream(l.source(), streamLabels(l.entry().labels(), shownStart)),
+                    s -> streams.size());
             if (text.length() > MAX_LINE_CHARS && toolkit.redactionEnabled()) {
                 // redacted before the cut: a secret the cut splits would be shown in part, too short for any detector
                 // to recognise (a JWT's header and claims, an email without its domain, 10 digits of a card); only
@@ -353,7 +356,7 @@ public final class QueryLogsTool extends ObservabilityTool {
     /**
      * Where a line longer than {@link #MAX_LINE_CHARS} is cut: there, or before a redaction marker
      * the cut would split (so a line reads {@code ... [REDACTED:jwt]... [n more characters]} or
-     * without it, never {@code [REDACTED:jw}).
+     * without it, never {@code [REDACTED:jw}), and never between the two UTF-16 units of one character.
      */
     static int cutPoint(String line) {
         int open = line.lastIndexOf("[REDACTED:", MAX_LINE_CHARS - 1);
@@ -363,7 +366,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                 return open;
             }
         }
-        return MAX_LINE_CHARS;
+        return Character.isHighSurrogate(line.charAt(MAX_LINE_CHARS - 1)) ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS;
     }
 
     /**

@@ -787,6 +787,30 @@ class QueryLogsToolTest {
                 .isEqualTo(Map.of("level", ""));
     }
 
+    @Test
+    void aLabelTheLineCarriesOnlyPastItsCut_staysWithTheStream() {
+        // only the start of a long line is shown, so a field parsed from further on is not repeated by it; the search
+        // for it stays within that start, so a hostile backend's 10 MB line and long label values cost no more than it
+        String line = "level=error msg=\"" + "x".repeat(QueryLogsTool.MAX_LINE_CHARS) + "\" trace_id=a1b2";
+        Map<String, String> labels = Map.of("service_name", "api", "level", "error", "trace_id", "a1b2");
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(5), labels, line);
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}");
+
+        assertThat(result.getJsonArray("streams").getJsonObject(0).getJsonObject("labels")).containsOnlyKeys("service_name", "trace_id");
+    }
+
+    @Test
+    void aCutNeverSplitsACharacterOfTwoUtf16Units() {
+        String emoji = new String(Character.toChars(0x1F600));
+        String line = "a".repeat(QueryLogsTool.MAX_LINE_CHARS - 1) + emoji + "b".repeat(3000);
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(5), Map.of(), line);
+
+        String shown = lineTexts(ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}")).getFirst();
+
+        assertThat(shown).isEqualTo("a".repeat(QueryLogsTool.MAX_LINE_CHARS - 1) + "... [" + (3000 + emoji.length()) + " more characters]");
+    }
+
     /** A service whose lines carry one secret of each kind a guess could target, and one ordinary line. */
     private static FakeLogsBackend.WithAggregates leakyLines() {
         FakeLogsBackend.WithAggregates loki = new FakeLogsBackend.WithAggregates("loki");
