@@ -173,6 +173,13 @@ public final class LogHighlightExtractor {
 
     private static String oneLine(String text) {
         String s = text.replace('\r', ' ').replace('\n', ' ').strip();
-        return s.length() > MAX_MESSAGE_CHARS ? s.substring(0, MAX_MESSAGE_CHARS - 1) + "…" : s;
+        if (s.length() <= MAX_MESSAGE_CHARS) {
+            return s;
+        }
+        int end = MAX_MESSAGE_CHARS - 1;
+        if (Character.isHighSurrogate(s.charAt(end - 1))) {
+            end--; // never half of a character of two UTF-16 units
+        }
+        return s.substring(0, end) + "…";
     }
 }

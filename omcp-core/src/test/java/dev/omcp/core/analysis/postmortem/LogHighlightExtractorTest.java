@@ -79,6 +79,16 @@ class LogHighlightExtractorTest {
     }
 
     @Test
+    void aMessageCutAtItsBound_neverEndsInHalfACharacter() {
+        // the bound falls between the two UTF-16 units of an emoji: a lone surrogate is not text an agent can read
+        String message = "x".repeat(LogHighlightExtractor.MAX_MESSAGE_CHARS - 2) + "\uD83D\uDE00" + "y".repeat(50);
+        List<LogHighlight> highlights = extractor.extract(List.of(line(1, "error", message)), LEVELS, UnaryOperator.identity(), 20);
+        String shown = highlights.get(0).line();
+        assertThat(shown).endsWith("x…");
+        assertThat(shown.chars().filter(Character::isSurrogate)).isEmpty();
+    }
+
+    @Test
     void aJsonLineNestedDeeperThanTheReaderReads_isItsOwnMessage_notAFailureOfThePostmortem() {
         // anyone who can get a line into a service's logs (a logged request body) can write one of these
         String deep = "{\"level\":\"error\",\"msg\":\"payment failed\",\"detail\":" + "[".repeat(1200) + "]".repeat(1200) + "}";
