@@ -18,8 +18,14 @@ final class AddressClassifier {
      * @param kind the kind the rules judge
      * @param carried how the IPv6 address carries an IPv4 one when {@code kind} comes from that (the IPv4 address's kind;
      *     private for a local-use NAT64 address); empty when the address was judged as itself
+     * @param ipv6Block the block an IPv6 address judged as itself lies in, named with what it is ({@link Ipv6Blocks}): few
+     *     operators know the IPv6 blocks by heart; empty for an IPv4 address and one judged alone ({@code ::1})
      */
-    record Classified(AddressClass kind, Optional<EmbeddedIpv4> carried) {}
+    record Classified(AddressClass kind, Optional<EmbeddedIpv4> carried, Optional<String> ipv6Block) {
+        Classified(AddressClass kind, Optional<EmbeddedIpv4> carried) {
+            this(kind, carried, Optional.empty());
+        }
+    }
 
     static Classified classified(byte[] address, Nat64Prefixes nat64Prefixes) {
         if (address.length == 4) {
@@ -75,42 +81,30 @@ final class AddressClassifier {
     }
 
     private static Classified ipv6(byte[] x, Nat64Prefixes nat64Prefixes) {
-        Optional<EmbeddedIpv4> embedded = Optional.empty();
-        AddressClass kind;
         if (isMetadata6(x)) {
-            kind = AddressClass.METADATA;
-        } else if (allZero(x, 0, 16)) {
-            kind = AddressClass.UNSPECIFIED;
-        } else if (allZero(x, 0, 15) && x[15] == 1) {
-            kind = AddressClass.LOOPBACK;
-        } else {
-            embedded = EmbeddedIpv4.decode(x, nat64Prefixes);
-            kind = embedded.map(AddressClassifier::embedded).orElseGet(() -> ownIpv6(x));
+            return new Classified(AddressClass.METADATA, Optional.empty());
         }
-        return new Classified(kind, embedded);
+        if (allZero(x, 0, 16)) {
+            return new Classified(AddressClass.UNSPECIFIED, Optional.empty());
+        }
+        if (allZero(x, 0, 15) && x[15] == 1) {
+            return new Classified(AddressClass.LOOPBACK, Optional.empty());
+        }
+        Optional<EmbeddedIpv4> embedded = EmbeddedIpv4.decode(x, nat64Prefixes);
+        if (embedded.isPresent()) {
+            return new Classified(embedded(embedded.get()), embedded);
+        }
+        // every other address by its block, so one the gateway reads no meaning into (::1:0:0:1) is reserved, not public
+        Ipv6Blocks.Block block = Ipv6Blocks.of(upper64(x));
+        return new Classified(block.kind(), Optional.empty(), Optional.of(block.name()));
     }
 
-    /** The kind of an IPv6 address that carries no IPv4 one. */
-    private static AddressClass ownIpv6(byte[] x) {
-        if (u(x[0]) == 0x20 && u(x[1]) == 0x01 && u(x[2]) == 0x0d && u(x[3]) == 0xb8) {
-            return AddressClass.RESERVED; // 2001:db8::/32 documentation
+    private static long upper64(byte[] x) {
+        long hi = 0;
+        for (int i = 0; i < 8; i++) {
+            hi = (hi << 8) | u(x[i]);
         }
-        if (u(x[0]) == 0x01 && allZero(x, 1, 8)) {
-            return AddressClass.RESERVED; // 100::/64 discard-only
-        }
-        if ((u(x[0]) & 0xfe) == 0xfc) {
-            return AddressClass.PRIVATE; // fc00::/7 unique-local
-        }
-        if (u(x[0]) == 0xfe && (u(x[1]) & 0xc0) == 0x80) {
-            return AddressClass.LINK_LOCAL; // fe80::/10
-        }
-        if (u(x[0]) == 0xfe && (u(x[1]) & 0xc0) == 0xc0) {
-            return AddressClass.PRIVATE; // fec0::/10 site-local (deprecated)
-        }
-        if (u(x[0]) == 0xff) {
-            return AddressClass.MULTICAST;
-        }
-        return AddressClass.PUBLIC;
+        return hi;
     }
 
     private static boolean isMetadata6(byte[] x) {

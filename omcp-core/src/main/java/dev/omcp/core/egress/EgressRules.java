@@ -125,14 +125,15 @@ public final class EgressRules implements EgressPolicy {
     public EgressVerdict checkAddress(byte[] address) {
         AddressClassifier.Classified classified = AddressClassifier.classified(address, nat64Prefixes);
         AddressClass kind = classified.kind();
+        String what = "the backend address is " + kind.description() + classified.ipv6Block().map(b -> " (" + b + ")").orElse("")
+                + howCarried(classified.carried());
         return switch (kind.rule()) {
             case ALLOWED -> EgressVerdict.allow();
             case OPT_IN -> allowPrivate
                     ? EgressVerdict.allow()
-                    : EgressVerdict.refuse("the backend address is " + kind.description() + howCarried(classified.carried())
-                            + "; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
-            case NEVER -> EgressVerdict.refuse("the backend address is " + kind.description() + howCarried(classified.carried())
-                    + ", which is never allowed" + (kind == AddressClass.METADATA ? ", not even with OMCP_ALLOW_PRIVATE_BACKENDS" : ""));
+                    : EgressVerdict.refuse(what + "; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
+            case NEVER -> EgressVerdict.refuse(what + ", which is never allowed"
+                    + (kind == AddressClass.METADATA ? ", not even with OMCP_ALLOW_PRIVATE_BACKENDS" : ""));
         };
     }
 

@@ -264,6 +264,50 @@ class EgressRulesTest {
                 + "of the IPv4 address 10.0.0.1");
     }
 
+    // url, verdict without opt-in, verdict with OMCP_ALLOW_PRIVATE_BACKENDS=true
+    @ParameterizedTest(name = "{0}: default {1}, opted in {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            http://[::1:0:0:1]/                        | refuse | refuse
+            http://[::2:0:0:1]/                        | refuse | refuse
+            http://[0:0:0:1::1]/                       | refuse | refuse
+            http://[1::1]/                             | refuse | refuse
+            http://[ff::1]/                            | refuse | refuse
+            http://[64:ff9b::1:a9fe:a9fe]/             | refuse | refuse
+            http://[64:ff9b:2::1]/                     | refuse | refuse
+            http://[100:0:0:1::1]/                     | refuse | refuse
+            http://[200::1]/                           | refuse | refuse
+            http://[1000::1]/                          | refuse | refuse
+            http://[4000::1]/                          | refuse | refuse
+            http://[5f00::1]/                          | refuse | refuse
+            http://[e000::1]/                          | refuse | refuse
+            http://[fe00::1]/                          | refuse | refuse
+            http://[3fff::1]/                          | refuse | refuse
+            http://[2001:1::1]/                        | refuse | refuse
+            http://[2001:10::1]/                       | refuse | refuse
+            http://[2001:1ff::1]/                      | refuse | refuse
+            http://[2001:2::1]/                        | refuse | allow
+            http://[2001:200::1]/                      | allow  | allow
+            http://[2620:4f:8000::1]/                  | allow  | allow
+            http://[3ffe::1]/                          | allow  | allow
+            http://[fec0::1]/                          | refuse | allow
+            """)
+    void ipv6AddressesOutsideGlobalUnicast_thatCarryNoIpv4Address_areRefused(String url, String withoutOptIn, String withOptIn) {
+        // IANA: only 2000::/3 is global unicast; ::/8 holds no address but ::, ::1 and the IPv4 forms the gateway reads
+        assertThat(verdict(strict, url)).as("default: " + url).isEqualTo(withoutOptIn);
+        assertThat(verdict(optedIn, url)).as("opted in: " + url).isEqualTo(withOptIn);
+    }
+
+    @Test
+    void aReservedIpv6Address_isRefused_namingItsBlock() {
+        assertThat(reason(optedIn.checkHost("::1:0:0:1"))).isEqualTo("the backend address is a reserved or documentation address "
+                + "(::/8, reserved by the IETF; of it only ::, ::1 and the forms that carry an IPv4 address (::a.b.c.d, "
+                + "::ffff:a.b.c.d, ::ffff:0:a.b.c.d, 64:ff9b::/96, 64:ff9b:1::/48) are used), which is never allowed");
+        assertThat(reason(optedIn.checkHost("fe00::1"))).isEqualTo("the backend address is a reserved or documentation address "
+                + "(fe00::/9, reserved by the IETF), which is never allowed");
+        assertThat(reason(strict.checkHost("3fff::1"))).contains("(3fff::/20, documentation)");
+        assertThat(reason(strict.checkHost("2001:2::1"))).contains("(2001:2::/48, benchmarking)", "OMCP_ALLOW_PRIVATE_BACKENDS=true");
+    }
+
     private static String reason(EgressVerdict verdict) {
         assertThat(verdict).isInstanceOf(EgressVerdict.Refused.class);
         return ((EgressVerdict.Refused) verdict).reason();
