@@ -89,6 +89,9 @@ public final class BackendHostGuard {
     /**
      * Filters one resolution: when {@code host} is a backend host, every address must pass the
      * rules, or the whole answer is refused (a client would otherwise try the next address).
+     * A refusal is not logged here: the caller that meets it reports it once, with what only it
+     * knows and paced ({@code event=source-egress-refused} names the source, {@code
+     * event=rdap-egress-refused} the registry), as it reports a refused literal address.
      */
     static void check(String host, List<InetAddress> addresses) throws EgressRefusedException {
         if (!isBackendHost(host)) {
@@ -101,8 +104,6 @@ public final class BackendHostGuard {
         for (InetAddress address : addresses) {
             EgressVerdict verdict = policy.checkAddress(address.getAddress());
             if (verdict instanceof EgressVerdict.Refused refused) {
-                // the name as the JDK was asked for it, so quoted and escaped like any value from outside
-                LOG.warn("event=egress-refused host=\"{}\" reason=\"{}\"", LogField.of(host), LogField.of(refused.reason()));
                 throw new EgressRefusedException(refused.reason());
             }
         }

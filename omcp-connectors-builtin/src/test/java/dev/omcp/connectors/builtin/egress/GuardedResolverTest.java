@@ -132,22 +132,20 @@ class GuardedResolverTest {
     }
 
     @Test
-    void theRefusalLogLine_quotesTheHostEscaped_soAHostCannotForgeLinesOrFields() throws Exception {
-        String host = "forged\" reason=\"fine\nevent=egress-allowed.example.com";
+    void aRefusedResolution_isLeftToTheCallerToLog_soTheOperatorReadsItOnce() throws Exception {
+        // before: the resolver logged event=egress-refused, and the caller that met the refusal logged it again
+        // (event=source-egress-refused for a tool call, event=rdap-egress-refused for enrich_ips) with the same reason
         ChangingResolver dns = new ChangingResolver().answer(169, 254, 169, 254);
-        BackendHostGuard.registerBackendHost(host);
+        BackendHostGuard.registerBackendHost("refused-once.example.com");
         Logger logger = (Logger) LoggerFactory.getLogger(BackendHostGuard.class);
         ListAppender<ILoggingEvent> events = new ListAppender<>();
         events.start();
         logger.addAppender(events);
         try {
-            assertThatThrownBy(() -> new GuardedResolverProvider.GuardedResolver(dns).lookupByName(host, ANY))
-                    .isInstanceOf(EgressRefusedException.class);
+            assertThatThrownBy(() -> new GuardedResolverProvider.GuardedResolver(dns).lookupByName("refused-once.example.com", ANY))
+                    .isInstanceOfSatisfying(EgressRefusedException.class, e -> assertThat(e.reason()).contains("link-local"));
 
-            assertThat(events.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
-                    .doesNotContain("\n")
-                    .startsWith("event=egress-refused host=\"forged\\\" reason=\\\"fine\\u000a"
-                            + "event=egress-allowed.example.com\" reason=\"");
+            assertThat(events.list).isEmpty();
         } finally {
             logger.detachAppender(events);
         }
