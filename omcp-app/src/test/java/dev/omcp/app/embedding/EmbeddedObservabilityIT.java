@@ -141,7 +141,7 @@ class EmbeddedObservabilityIT {
             assertThat(sources.getJsonArray("sources").getValuesAs(JsonObject.class)).hasSize(2).allSatisfy(source -> {
                 assertThat(source.getString("status")).isEqualTo("failed");
                 // the agent cannot register anything: it is told to ask the operator, whose log says what to register
-                assertThat(source.getString("problem")).isEqualTo(SourceRegistry.EGRESS_REFUSED_FOR_AGENTS);
+                assertThat(source.getString("problem")).isEqualTo(SourceRegistry.NAME_UNCHECKED_FOR_AGENTS);
             });
             JsonObject services = agent.tool("list_services", "{}");
             assertThat(services.getJsonArray("services")).isEmpty();

@@ -89,6 +89,14 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     /** What {@link #listForAgents} says of a source whose backend address the egress rules refuse. */
     public static final String EGRESS_REFUSED_FOR_AGENTS = "the gateway's egress policy refuses the address of this source's "
             + "backend; ask the gateway's operator, whose log says why (event=source-url-rejected)";
+    /**
+     * What {@link #listForAgents} says of a source named by host that the gateway cannot check against its egress rules:
+     * the JVM lacks the gateway's egress resolver (an embedding service left its registration out), so no address was
+     * judged, and only the operator can install it.
+     */
+    public static final String NAME_UNCHECKED_FOR_AGENTS = "the gateway cannot check this source's backend host name against "
+            + "its egress policy because its egress resolver is not installed, so it does not connect to the source; retrying "
+            + "will not help: ask the gateway's operator to install it, whose log says how (event=source-url-rejected)";
 
     private final ConnectorCatalog catalog;
     private final ConnectorContexts contexts;
@@ -114,14 +122,15 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     /**
      * One source and what became of it.
      *
-     * @param egressRefused whether the egress rules refused its backend's address: {@code problem} then names the rule and
-     *     the address, which agents are not shown ({@link #listForAgents})
+     * @param problemForAgents what agents read instead of {@code problem} ({@link #listForAgents}): for a source the egress
+     *     guard refuses, whose {@code problem} names the rule and the address; empty when they read {@code problem}
      */
     private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
-            String status, String problem, boolean badSettings, SourceActivity activity, ConnectorUse use, boolean egressRefused) {
+            String status, String problem, boolean badSettings, SourceActivity activity, ConnectorUse use,
+            Optional<String> problemForAgents) {
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
                 String problem, boolean badSettings, SourceActivity activity, ConnectorUse use) {
-            this(definition, type, connector, status, problem, badSettings, activity, use, false);
+            this(definition, type, connector, status, problem, badSettings, activity, use, Optional.empty());
         }
 
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
@@ -132,8 +141,18 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
         /** A source not connected because the egress rules refuse its backend's address. */
         static LiveSource egressRefused(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
+            return egressFailed(definition, type, reason, EGRESS_REFUSED_FOR_AGENTS);
+        }
+
+        /** A source not connected because the gateway cannot check its backend's host name against the egress rules. */
+        static LiveSource nameUnchecked(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
+            return egressFailed(definition, type, reason, NAME_UNCHECKED_FOR_AGENTS);
+        }
+
+        private static LiveSource egressFailed(SourceDefinition definition, Optional<ConnectorType> type, String reason,
+                String forAgents) {
             return new LiveSource(definition, type, Optional.empty(), "failed", reason, false, SourceActivity.discarding(),
-                    ConnectorUse.unowned(), true);
+                    ConnectorUse.unowned(), Optional.of(forAgents));
         }
 
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
@@ -349,7 +368,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /**
      * As {@link #list(Principal)} shows an agent ({@code list_sources}): a source the egress rules refuse has
-     * {@link #EGRESS_REFUSED_FOR_AGENTS} as its problem. The rule's own words name internal addresses (the IPv4 address an
+     * {@link #EGRESS_REFUSED_FOR_AGENTS} as its problem, one whose host name cannot be checked
+     * {@link #NAME_UNCHECKED_FOR_AGENTS}. The rule's own words name internal addresses (the IPv4 address an
      * IPv6 one carries, a NAT64 prefix) and address classes: the operator's network layout, nothing an agent can change;
      * the management API and the log keep them.
      */
@@ -362,7 +382,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         List<SourceView> out = new ArrayList<>();
         for (LiveSource s : live.values()) {
             if (s.visibleTo(caller.tenant(), true)) {
-                out.add(view(s, forAgents && s.egressRefused() ? EGRESS_REFUSED_FOR_AGENTS : s.problem()));
+                out.add(view(s, forAgents ? s.problemForAgents().orElse(s.problem()) : s.problem()));
             }
         }
         return out;
@@ -735,9 +755,10 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             String reason = SecretSettings.withoutUrls(e.getMessage());
             if (e.kind() == ConnectorException.Kind.ADDRESS_REFUSED) {
                 // the gateway cannot guard this backend (an embedding service left its egress resolver out): every request
-                // would be refused, so the source fails now, with the reason in the operator's view and log only
+                // would be refused, so the source fails now, with the reason in the operator's view and log only; agents
+                // read that no address was judged, not that one was refused
                 LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(reason));
-                return LiveSource.egressRefused(definition, type, reason);
+                return LiveSource.nameUnchecked(definition, type, reason);
             }
             LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), LogField.of(reason));
             return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);

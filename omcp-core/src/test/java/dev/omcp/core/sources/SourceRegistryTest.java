@@ -1106,7 +1106,7 @@ class SourceRegistryTest {
     }
 
     @Test
-    void aSourceWhoseContextRefusesItsAddress_failsAtConnect_asEgressRefused_operatorsSeeWhyAndAgentsTheFixedText() {
+    void aSourceWhoseBackendNameCannotBeChecked_failsAtConnect_operatorsSeeWhatToRegister_agentsThatNoAddressWasJudged() {
         // before: a source whose backend name the JVM cannot check read as connected while each request failed
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "",
                 Json.createObjectBuilder().add("unguardedName", true).build()));
@@ -1117,8 +1117,11 @@ class SourceRegistryTest {
             assertThat(view.status()).isEqualTo("failed");
             assertThat(view.problem()).as("the operator's view names what to register").isEqualTo(RESOLVER_MISSING);
         });
-        assertThat(registry.listForAgents(Principal.anonymous())).singleElement()
-                .satisfies(view -> assertThat(view.problem()).isEqualTo(SourceRegistry.EGRESS_REFUSED_FOR_AGENTS));
+        // before: agents read that the egress policy refuses the backend's address, though no address was judged at all
+        assertThat(registry.listForAgents(Principal.anonymous())).singleElement().satisfies(view -> assertThat(view.problem())
+                .contains("cannot check this source's backend host name", "egress resolver is not installed",
+                        "ask the gateway's operator", "event=source-url-rejected")
+                .doesNotContain("refuses the address", "GuardedResolverProvider", "META-INF"));
         assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
         assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-url-rejected source=prom "))
                 .singleElement().asString().contains("GuardedResolverProvider");

@@ -16,9 +16,10 @@ public interface ConnectorContexts {
      *
      * @throws ConnectorException when the source's TLS or authentication settings are unusable;
      *     the message says which setting and never repeats a secret. Of kind
-     *     {@link ConnectorException.Kind#ADDRESS_REFUSED} when the egress guard cannot admit the source's
-     *     backend whatever its settings (the message says what the operator must change): the source then
-     *     fails as one the egress rules refuse, and agents are not shown the message
+     *     {@link ConnectorException.Kind#ADDRESS_REFUSED} when the egress guard cannot check the source's
+     *     backend host name whatever its settings (the JVM lacks the guard's resolver; the message says what
+     *     the operator must install): the source then fails, and agents are told that its name cannot be
+     *     checked, not the message
      */
     ConnectorContext contextFor(SourceConfig source) throws ConnectorException;
 }
