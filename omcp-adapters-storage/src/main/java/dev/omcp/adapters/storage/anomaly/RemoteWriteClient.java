@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.anomaly;
 
+import dev.omcp.adapters.storage.delivery.SendFailure;
 import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -65,8 +66,7 @@ final class RemoteWriteClient {
         } catch (HttpTimeoutException e) {
             return new Retry("timed out (" + e.getClass().getSimpleName() + ")");
         } catch (IOException e) {
-            // the message may name the host; the class says enough
-            return new Retry(e.getClass().getSimpleName());
+            return new Retry(SendFailure.of(e));
         }
         int status = response.statusCode();
         if (isSuccess(status)) {

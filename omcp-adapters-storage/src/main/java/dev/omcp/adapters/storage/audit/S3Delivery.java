@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.adapters.storage.delivery.SendFailure;
 import dev.omcp.ports.audit.AuditRecord;
 import java.io.IOException;
 import java.net.URI;
@@ -152,7 +153,7 @@ final class S3Delivery implements Delivery {
             return new Permanent(detail + ": the object store refused the write; check the bucket, the credentials"
                     + " and OMCP_AUDIT_S3_REGION, then replay the dead-letter file");
         } catch (IOException e) {
-            return new Retry(e.getClass().getSimpleName() + " for key " + key);
+            return new Retry(SendFailure.of(e) + " for key " + key);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.adapters.storage.delivery.SendFailure;
 import dev.omcp.ports.audit.AuditRecord;
 import java.io.IOException;
 import java.net.URI;
@@ -72,8 +73,7 @@ final class WebhookDelivery implements Delivery {
             // the answer's body is not needed: it is read and dropped, within the same deadline
             return classify(BoundedExchange.send(client, request.build(), requestTimeout, 0).status());
         } catch (IOException e) {
-            // The exception's message may name the host; the class says enough.
-            return new Retry(e.getClass().getSimpleName());
+            return new Retry(SendFailure.of(e));
         }
     }
 
