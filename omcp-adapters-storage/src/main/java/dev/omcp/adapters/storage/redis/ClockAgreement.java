@@ -35,6 +35,11 @@ final class ClockAgreement {
      * some 15 ms in {@value #RECHECK_SECONDS} s; a step moves it by whole seconds or more.
      */
     static final long STEP_TOLERANCE_MILLIS = 1000;
+    /**
+     * How far apart two clocks are taken to be at most (some 73 million years): a store answering a time
+     * that far off is off all the same, and the arithmetic on the difference can then never wrap round.
+     */
+    private static final long FAR_MILLIS = Long.MAX_VALUE / 4;
 
     private final Clock clock;
     private final InstantSource storeClock;
@@ -44,6 +49,9 @@ final class ClockAgreement {
     /** The newest measurement, by when it started; null before the first. */
     private final AtomicReference<Measurement> last = new AtomicReference<>();
 
+    /** What one measurement showed of this replica's clock. */
+    private enum Finding { AGREES, OFF, INCONCLUSIVE }
+
     /**
      * One comparison with the store's clock.
      *
@@ -51,10 +59,20 @@ final class ClockAgreement {
      * @param wallMillis this replica's clock when the answer came
      * @param answeredNanos the monotonic clock then
      * @param disagreement why this replica refuses; null when its clock agreed
+     * @param skewed whether the last conclusive measurement up to this one found the clock off: a skew is logged as it
+     *     begins and as it ends, and an inconclusive measurement shows neither
      */
-    private record Measurement(long startedNanos, long wallMillis, long answeredNanos, String disagreement) {
+    private record Measurement(long startedNanos, long wallMillis, long answeredNanos, Finding finding, String disagreement,
+            boolean skewed) {
         boolean newerThan(Measurement other) {
             return other == null || startedNanos - other.startedNanos > 0;
+        }
+
+        /** This, taking over from {@code before}: one that proves nothing leaves a skew (or its absence) as it was. */
+        Measurement after(Measurement before) {
+            boolean wasSkewed = before != null && before.skewed;
+            return finding == Finding.INCONCLUSIVE && skewed != wasSkewed
+                    ? new Measurement(startedNanos, wallMillis, answeredNanos, finding, disagreement, wasSkewed) : this;
         }
 
         /** Whether a read must measure again rather than go by this. */
@@ -109,28 +127,42 @@ final class ClockAgreement {
         // trip is timed by the monotonic clock, so a slow answer never makes an agreeing clock look off, and a step of this
         // clock while the answer was on its way is not taken for a slow answer. The midpoint is what is reported.
         long roundTrip = (answered - started) / 1_000_000;
-        long latest = wall - storeMillis;
+        long latest = distance(wall, storeMillis);
         long earliest = latest - roundTrip;
         long offset = earliest + roundTrip / 2;
         long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
         // the span the store's reading may stand anywhere in is the round trip: once that is longer than the limit, a clock
         // up to twice the limit off would pass, and four such clocks outrun the deletion margin; so it proves nothing
-        boolean inconclusive = roundTrip > limit;
-        boolean agrees = !inconclusive && earliest <= limit && latest >= -limit;
-        String refusal = agrees ? null : inconclusive ? inconclusive(roundTrip) : disagreement(offset, limit);
-        Measurement measured = new Measurement(started, wall, answered, refusal);
+        Finding finding = roundTrip > limit ? Finding.INCONCLUSIVE
+                : earliest <= limit && latest >= -limit ? Finding.AGREES : Finding.OFF;
+        String refusal = switch (finding) {
+            case AGREES -> null;
+            case OFF -> disagreement(offset, limit);
+            case INCONCLUSIVE -> inconclusive(roundTrip);
+        };
+        Measurement measured = new Measurement(started, wall, answered, finding, refusal, finding == Finding.OFF);
         // an older measurement that ends last (a slow answer, or a thread that was descheduled) must not replace a newer one
-        Measurement before = last.getAndAccumulate(measured, (current, fresh) -> fresh.newerThan(current) ? fresh : current);
+        Measurement before = last.getAndAccumulate(measured, (current, fresh) -> fresh.newerThan(current) ? fresh.after(current) : current);
         if (measured.newerThan(before)) {
-            if (inconclusive) {
-                // not a skew: nothing is known of the clock; one line per slow answer, which is rare and worth seeing
+            if (finding == Finding.INCONCLUSIVE) {
+                // nothing is known of the clock; one line per slow answer, which is rare and worth seeing
                 LOG.warn("event=clock-check-inconclusive store={} roundTripMillis={} limitMillis={} effect=\"this request is refused;"
-                        + " the next one measures again\"", store, roundTrip, limit);
-            } else {
-                logChange(before, measured, offset, limit);
+                        + " the next one measures again\" fix=\"if it recurs, check the Redis server's latency (redis-cli --latency,"
+                        + " SLOWLOG) and this host's pauses (garbage collection, CPU steal)\"", store, roundTrip, limit);
             }
+            logChange(before, measured.after(before), offset, limit);
         }
         return measured;
+    }
+
+    /**
+     * {@code wall - store}, held within {@link #FAR_MILLIS}: a store answering a time near the ends of a long (a broken or
+     * hostile server) would otherwise wrap round, showing a clock far ahead as far behind.
+     */
+    private static long distance(long wall, long store) {
+        long difference = wall - store;
+        boolean wrapped = ((wall ^ store) & (wall ^ difference)) < 0;
+        return wrapped ? (wall < store ? -FAR_MILLIS : FAR_MILLIS) : Math.clamp(difference, -FAR_MILLIS, FAR_MILLIS);
     }
 
     private String inconclusive(long roundTripMillis) {
@@ -147,13 +179,16 @@ final class ClockAgreement {
                 + " revoked session could be accepted again; synchronize the clocks of this host and of the Redis server (NTP), then retry";
     }
 
-    /** Logged when the skew begins and when it ends: a refusing replica measures on every request and must not flood the log. */
+    /**
+     * Logged when the skew begins and when it ends, by the measurements in force one after the other: a refusing replica
+     * measures on every request and must not flood the log.
+     */
     private void logChange(Measurement before, Measurement now, long offset, long limit) {
-        boolean wasAgreeing = before == null || before.disagreement() == null;
-        if (now.disagreement() == null && !wasAgreeing) {
+        boolean wasSkewed = before != null && before.skewed();
+        if (!now.skewed() && wasSkewed) {
             LOG.info("event=clock-agrees-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and"
                     + " revocations are served again on this replica\"", store, offset, limit);
-        } else if (now.disagreement() != null && wasAgreeing) {
+        } else if (now.skewed() && !wasSkewed) {
             LOG.error("event=clock-skew-with-shared-store store={} offsetMillis={} limitMillis={} effect=\"sessions, logins and revocations"
                     + " are refused on this replica\" fix=\"synchronize the clocks of this host and of the Redis server (NTP)\"",
                     store, offset, limit);

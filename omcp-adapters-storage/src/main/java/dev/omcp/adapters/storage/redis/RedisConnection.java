@@ -4,10 +4,8 @@ import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -359,16 +357,7 @@ public final class RedisConnection implements AutoCloseable {
      * @throws SharedStateUnavailableException when the server does not answer, or not with a time
      */
     Instant serverTime() {
-        Object reply = execute(c -> c.sendCommand(Protocol.Command.TIME));
-        try {
-            List<?> parts = (List<?>) reply;
-            long seconds = Long.parseLong(new String((byte[]) parts.get(0), StandardCharsets.US_ASCII));
-            long micros = Long.parseLong(new String((byte[]) parts.get(1), StandardCharsets.US_ASCII));
-            return Instant.ofEpochSecond(seconds, micros * 1000);
-        } catch (ClassCastException | IndexOutOfBoundsException | NumberFormatException e) {
-            throw new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) answered TIME without a "
-                    + "time; the server is not a Redis the gateway supports", e);
-        }
+        return RedisServerTime.parse(execute(c -> c.sendCommand(Protocol.Command.TIME)), description);
     }
 
     /** {@code scheme://host:port}, without credentials. */

@@ -4,22 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.adapters.storage.TestClock;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ClockAgreementTest {
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
     private final TestClock replica = new TestClock(T0);
     private final ClockAgreement agreement = new ClockAgreement(replica, () -> T0, "redis://127.0.0.1:6390");
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(ClockAgreement.class);
 
     @Test
     void aClockWithinTheLimit_passesEitherWay() {
@@ -176,6 +190,136 @@ class ClockAgreementTest {
 
         assertThatThrownBy(shared::checkIfDue).as("the newer measurement found the clock off: reads must not go by the older one")
                 .isInstanceOf(SharedStateUnavailableException.class);
+    }
+
+    @Test
+    void aSkewMetRightAfterAnInconclusiveMeasurement_isStillLoggedAsBeginning() {
+        // agreeing, then one stalled answer, then a clock found off: the operator must learn of the skew all the same
+        AtomicLong monotonic = new AtomicLong();
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement measured = new ClockAgreement(replica, () -> {
+            monotonic.addAndGet(1_000_000); // each measurement starts after the one before, as System.nanoTime shows
+            if (calls.getAndIncrement() == 1) {
+                stall(monotonic, Duration.ofSeconds(50));
+            }
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+        measured.check();
+        assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
+        replica.set(T0.plus(Duration.ofMinutes(7)));
+
+        assertThatThrownBy(measured::check).hasMessageContaining("min 59 s ahead");
+
+        assertThat(said(Level.ERROR, "clock-skew-with-shared-store")).hasSize(1);
+    }
+
+    @Test
+    void anInconclusiveMeasurementBetweenAgreeingOnes_isNoSkew_soNoRecoveryIsLogged() {
+        AtomicLong monotonic = new AtomicLong();
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement measured = new ClockAgreement(replica, () -> {
+            Instant asked = replica.instant();
+            monotonic.addAndGet(1_000_000);
+            if (calls.getAndIncrement() == 1) {
+                stall(monotonic, Duration.ofSeconds(50));
+            }
+            return asked;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+        measured.check();
+        assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
+
+        measured.check();
+
+        assertThat(said(Level.WARN, "clock-check-inconclusive")).hasSize(1);
+        assertThat(said(Level.INFO, "clock-agrees-with-shared-store")).as("nothing was refused for a skew, so nothing recovers")
+                .isEmpty();
+    }
+
+    @Test
+    void aSkewThatEndsAfterAnInconclusiveMeasurement_isLoggedAsEnded() {
+        AtomicLong monotonic = new AtomicLong();
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement measured = new ClockAgreement(replica, () -> {
+            monotonic.addAndGet(1_000_000);
+            if (calls.getAndIncrement() == 1) {
+                stall(monotonic, Duration.ofSeconds(50));
+            }
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+        replica.set(T0.plus(Duration.ofMinutes(7)));
+        assertThatThrownBy(measured::check).hasMessageContaining("min 59 s ahead");
+        assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
+        replica.set(T0);
+
+        measured.check();
+
+        assertThat(said(Level.ERROR, "clock-skew-with-shared-store")).hasSize(1);
+        assertThat(said(Level.INFO, "clock-agrees-with-shared-store")).hasSize(1);
+    }
+
+    @Test
+    void manyRequestsMeetingOneSkewAtOnce_logItOnce() throws Exception {
+        int threads = 8;
+        CyclicBarrier together = new CyclicBarrier(threads);
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement shared = new ClockAgreement(replica, () -> {
+            if (calls.getAndIncrement() > 0) {
+                awaitAll(together); // every request is between asking and hearing the answer at once
+            }
+            return T0;
+        }, "redis://127.0.0.1:6390");
+        shared.check();
+        replica.set(T0.plus(Duration.ofMinutes(7))); // a step: every request measures
+
+        try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> refused = IntStream.range(0, threads).<Future<?>>mapToObj(i -> requests.submit(() ->
+                    assertThatThrownBy(shared::checkIfDue).isInstanceOf(SharedStateUnavailableException.class))).toList();
+            for (Future<?> request : refused) {
+                request.get(10, TimeUnit.SECONDS);
+            }
+        }
+
+        assertThat(said(Level.ERROR, "clock-skew-with-shared-store")).hasSize(1);
+    }
+
+    @Test
+    void anInconclusiveMeasurement_tellsTheOperatorWhatToCheck() {
+        AtomicLong monotonic = new AtomicLong();
+        ClockAgreement stalled = new ClockAgreement(replica, () -> {
+            stall(monotonic, Duration.ofSeconds(50));
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+
+        assertThatThrownBy(stalled::check).isInstanceOf(SharedStateUnavailableException.class);
+
+        assertThat(said(Level.WARN, "clock-check-inconclusive")).singleElement().asString().contains("fix=\"");
+    }
+
+    @Test
+    void aStoreTimeFurtherOffThanAnyDifferenceOfMillis_isRefusedInTheRightDirection() {
+        ClockAgreement farBehind = new ClockAgreement(replica, () -> Instant.ofEpochMilli(Long.MIN_VALUE), "redis://127.0.0.1:6390");
+        ClockAgreement farAhead = new ClockAgreement(replica, () -> Instant.ofEpochMilli(Long.MAX_VALUE), "redis://127.0.0.1:6390");
+
+        assertThatThrownBy(farBehind::check).isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining(" ahead of");
+        assertThatThrownBy(farAhead::check).isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining(" behind");
+    }
+
+    /** The answer takes {@code pause} to come back, by both clocks. */
+    private void stall(AtomicLong monotonic, Duration pause) {
+        replica.advance(pause);
+        monotonic.addAndGet(pause.toNanos());
+    }
+
+    private List<String> said(Level level, String event) {
+        return log.messages(level).stream().filter(message -> message.startsWith("event=" + event + " ")).toList();
+    }
+
+    private static void awaitAll(CyclicBarrier barrier) {
+        try {
+            barrier.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void await(CountDownLatch latch) {
