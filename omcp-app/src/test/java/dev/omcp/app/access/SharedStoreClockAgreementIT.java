@@ -127,6 +127,24 @@ class SharedStoreClockAgreementIT {
     }
 
     /**
+     * The admin list keeps the entries revoked within a session lifetime by this replica's clock: one
+     * stepped off would leave out entries still in force, or show ones past it, as if that were so.
+     */
+    @Test
+    void theRevocationList_isRefusedToo_whileTheClockIsOff() {
+        ManualClock stepping = new ManualClock(Instant.now());
+        RedisRevocationStore replica = new RedisRevocationStore(redis, LIFETIME, 1000, stepping);
+        replica.add(sid("stolen", stepping.instant()));
+
+        stepping.set(Instant.now().plus(LIFETIME));
+
+        assertThatThrownBy(() -> replica.current(stepping.instant())).isInstanceOf(SharedStateUnavailableException.class)
+                .hasMessageContaining("ahead");
+        stepping.set(Instant.now());
+        assertThat(replica.current(stepping.instant())).extracting(Revocation::value).containsExactly("stolen");
+    }
+
+    /**
      * Login locks are pruned and judged by the replica's clock too: one running ahead would delete the
      * other replicas' recent failures (the window looks past) and see every lock end early.
      */

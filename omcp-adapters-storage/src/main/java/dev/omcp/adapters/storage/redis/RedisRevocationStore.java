@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>That margin covers clocks up to {@link #MAX_CLOCK_OFFSET} from the Redis server's, so each
  * replica measures its clock against the server's (TIME) and refuses while it is further off: at
- * the start, before each entry it adds, and on reads every 30 s or as soon as its own clock steps
- * ({@link ClockAgreement}).
+ * the start, before each entry it adds, and on reads (lookups and the list alike) every 30 s or as
+ * soon as its own clock steps ({@link ClockAgreement}).
  *
  * <p>A Redis that restarts without persistence (or is flushed, or evicts) forgets its entries, and
  * a revoked session would be accepted again. So the store keeps an epoch key without expiry, set by
@@ -250,8 +250,13 @@ public final class RedisRevocationStore implements RevocationStore {
         }
     }
 
+    /**
+     * The entries revoked within the retention before {@code now}, the gateway's clock: one that is off
+     * would leave out entries still in force (or show ones past it), so this refuses as the other reads do.
+     */
     @Override
     public List<Revocation> current(Instant now) {
+        clocks.checkIfDue();
         String from = "(" + (now.toEpochMilli() - retention.toMillis());
         List<String> fields = redis.execute(c -> c.zrangeByScore(INDEX, from, "+inf"));
         if (fields.isEmpty()) {
