@@ -26,7 +26,7 @@ class SharedStoreOutageIT {
     @TempDir
     Path dir;
 
-    /** Within a minute of the server's clock, or the gateway refuses to start ({@link SharedStoreClockAgreementIT}). */
+    /** Within 30 s of the server's clock, or the gateway refuses to start ({@link SharedStoreClockAgreementIT}). */
     private final ManualClock clock = new ManualClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     private RedisServerProcess redis;
     private TestGateway gateway;
