@@ -116,7 +116,7 @@ public final class BackendHostGuard {
     public static HostResolver unfilteredResolver() {
         return host -> {
             try {
-                InetAddressResolver builtin = active() ? BUILTIN.get() : null;
+                InetAddressResolver builtin = active() ? loadedBuiltin() : null;
                 List<InetAddress> addresses = builtin != null
                         ? builtin.lookupByName(host, InetAddressResolver.LookupPolicy.of(
                                 InetAddressResolver.LookupPolicy.IPV4 | InetAddressResolver.LookupPolicy.IPV6)).toList()
@@ -128,6 +128,23 @@ public final class BackendHostGuard {
                 return List.of();
             }
         };
+    }
+
+    /**
+     * The JDK's own resolver, once the JDK has loaded {@link GuardedResolverProvider}. Before the JVM's first name lookup it
+     * has not, and a lookup of a backend host to load it would be filtered (a refused name would read as one that does not
+     * resolve, and the JDK would cache that): so the first lookup is of {@code localhost}, which the guard never blocks (the
+     * JDK answers it with the loopback address whatever a resolver says, and {@code GuardedHttpClient} judges the address).
+     */
+    private static InetAddressResolver loadedBuiltin() {
+        if (BUILTIN.get() == null) {
+            try {
+                InetAddress.getByName("localhost");
+            } catch (UnknownHostException e) {
+                LOG.debug("event=resolver-load-lookup-failed reason=\"{}\"", LogField.of(e.getClass().getSimpleName()));
+            }
+        }
+        return BUILTIN.get();
     }
 
     private static String normalize(String host) {
