@@ -174,8 +174,11 @@ public final class QueryLogsTool extends ObservabilityTool {
             // bypass_redaction is never granted yet (see BYPASS_IGNORED), so the output is redacted whenever this holds
             RedactedSearch.refuseHiddenTerms(toolkit.redactor(), filter, labels);
         }
+        Instant started = toolkit.clock().instant();
+        // the whole call, the redaction after the sources answered included, answers within OMCP_TOOL_DEADLINE
+        AnswerDeadline deadline = AnswerDeadline.of(toolkit.clock(), started, toolkit.deadline());
         // whole seconds: backends align to them, and answers read better
-        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
+        Instant now = started.truncatedTo(ChronoUnit.SECONDS);
         TimeRange range = TimeRange.ending(now, duration);
         JsonObjectBuilder result = Jsonp.object()
                 .add("service", service)
@@ -188,7 +191,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (aggregate.isPresent()) {
             aggregate(call, args, aggregate.get(), query, onlySource, result, notes);
         } else {
-            redactedBeforeCut = lines(call, query, onlySource, result, notes);
+            redactedBeforeCut = lines(call, query, onlySource, deadline, result, notes);
         }
         if (!notes.isEmpty()) {
             result.add("note", String.join(" ", notes));
@@ -230,8 +233,8 @@ public final class QueryLogsTool extends ObservabilityTool {
     }
 
     /** Adds the lines to {@code result}; returns what was redacted of the lines cut for length (redacted before the cut). */
-    private RedactionCounts lines(ToolCall call, LogQuery query, Optional<String> onlySource, JsonObjectBuilder result,
-            List<String> notes) {
+    private RedactionCounts lines(ToolCall call, LogQuery query, Optional<String> onlySource, AnswerDeadline deadline,
+            JsonObjectBuilder result, List<String> notes) {
         List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
         Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.queryLogs(query, heard));
         List<Line> all = new ArrayList<>();
@@ -251,12 +254,22 @@ public final class QueryLogsTool extends ObservabilityTool {
         }
         all.sort(Comparator.comparing((Line l) -> l.entry().timestamp()).reversed().thenComparing(Line::source));
         List<Line> matching = all;
+        // Set when the deadline (or a cancellation) ended the work below: each line costs a redaction of up
+        // to 10 KB (Redactor.redactHead), and a hostile backend sends as many lines as it likes. The lines
+        // not reached are left out, never shown unredacted or unchecked.
+        boolean stopped = false;
+        boolean filterStopped = false;
         if (toolkit.redactionEnabled() && query.lineRegex().isPresent()) {
             // the backend matched the raw lines; keep only those the filter matches as shown (RedactedSearch)
             MatchBudget filter = new MatchBudget(Pattern.compile(query.lineRegex().get()), "filter", MatchBudget.DEFAULT_READS);
             matching = new ArrayList<>();
             for (Line l : all) {
                 if (matching.size() > query.limit()) {
+                    break;
+                }
+                if (deadline.passed()) {
+                    stopped = true;
+                    filterStopped = true;
                     break;
                 }
                 if (RedactedSearch.matchesAsShown(filter, l.head(toolkit.redactor()))) {
@@ -269,8 +282,14 @@ public final class QueryLogsTool extends ObservabilityTool {
         Map<Stream, Integer> streams = new LinkedHashMap<>();
         JsonArrayBuilder lines = Jsonp.array();
         int cut = 0;
+        int returned = 0;
         RedactionCounts redactedBeforeCut = RedactionCounts.none();
         for (Line l : shown) {
+            // lines the filter check reached before the deadline are shown: they are redacted already
+            if (!filterStopped && deadline.passed()) {
+                stopped = true;
+                break;
+            }
             String text = l.entry().line();
             // a field is left out of the stream only when the shown start of the line carries it, and only that start is
             // searched for it: the line's whole 10 MB against a hostile backend's long label values took minutes
@@ -295,10 +314,13 @@ public final class QueryLogsTool extends ObservabilityTool {
                 cut++;
             }
             lines.add(Jsonp.object().add("time", l.entry().timestamp().toString()).add("stream", stream).add("line", text));
+            returned++;
         }
+        // the lines left out at the deadline matched on the backend and were not returned
+        truncated |= stopped;
         JsonArrayBuilder streamList = Jsonp.array();
         streams.keySet().forEach(s -> streamList.add(Jsonp.object().add("source", s.source()).add("labels", SeriesSummary.labels(s.labels()))));
-        result.add("lines", lines).add("streams", streamList).add("returned", shown.size()).add("truncated", truncated)
+        result.add("lines", lines).add("streams", streamList).add("returned", returned).add("truncated", truncated)
                 .add("resolvedQueries", resolved);
         gathered.writeTo(result);
         warned.writeTo(result);
@@ -315,6 +337,13 @@ public final class QueryLogsTool extends ObservabilityTool {
             notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value)."
                     + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class)
                     + " list_services shows every name and the sources that know it.");
+        } else if (stopped) {
+            // the count of lines the sources returned is not said: with a filter, it and the lines shown
+            // would tell how many matched only through text the redaction hides
+            notes.add("The call " + deadline.why() + " while the gateway redacted the lines the sources returned"
+                    + (filterStopped ? " and checked them against the filter" : "") + ": " + (returned == 0 ? "no line is shown"
+                    : "the newest " + returned + " line" + (returned == 1 ? " is" : "s are") + " shown")
+                    + ", and the older ones were left out unread. Ask for fewer lines (limit), or narrow duration, filter or level.");
         } else if (shown.isEmpty() && truncated) {
             // only the as-shown check can empty a cut answer: say what the flag already says, and no more
             notes.add("No line is shown for the last " + Durations.format(query.range().length()) + describeFilters(query)

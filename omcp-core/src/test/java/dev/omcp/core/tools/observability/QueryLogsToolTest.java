@@ -927,4 +927,118 @@ class QueryLogsToolTest {
         assertThat(lineTexts(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"alice@example.com\"}")))
                 .containsExactly("login ok for alice@example.com");
     }
+
+    /** A logs source that answers like {@code backend} and, once it has, lets {@code after} run (moves a clock). */
+    private static FakeLogsBackend answeringThen(FakeLogsBackend backend, Runnable after) {
+        return new FakeLogsBackend(backend.source().name()) {
+            @Override
+            public dev.omcp.sdk.query.LogResult queryLogs(LogQuery query) throws ConnectorException {
+                dev.omcp.sdk.query.LogResult answer = backend.queryLogs(query);
+                after.run();
+                return answer;
+            }
+        };
+    }
+
+    /** {@code count} lines of {@code service}, one a second back from now, each with an address to redact. */
+    private static FakeLogsBackend manyLines(String service, int count) {
+        FakeLogsBackend loki = new FakeLogsBackend("loki");
+        for (int i = 1; i <= count; i++) {
+            loki.line(service, ago(i), Map.of("pod", service + "-1"), "timeout calling 10.0.0." + (i % 250) + " (line " + i + ")");
+        }
+        return loki;
+    }
+
+    /**
+     * A clock that stands still until {@link #tick} starts it, then moves {@code step} on at every
+     * reading: work that reads it to check a deadline sees time pass as it goes, without a test that waits.
+     */
+    private static final class TickingClock extends java.time.Clock {
+        private final ManualClock base = new ManualClock(NOW);
+        private final Duration step;
+        private volatile boolean ticking;
+
+        TickingClock(Duration step) {
+            this.step = step;
+        }
+
+        void tick() {
+            ticking = true;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            Instant now = base.instant();
+            if (ticking) {
+                base.advance(step);
+            }
+            return now;
+        }
+    }
+
+    @Test
+    void sourcesThatAnswerAtTheDeadline_leaveNoTimeToRedact_soNoLineIsShownAndTheAnswerSaysWhy() {
+        // OMCP_TOOL_DEADLINE bounds the whole call, the work after the sources answered included
+        FakeLogsBackend loki = answeringThen(manyLines("api", 5), () -> clock.advance(Toolkit.DEFAULT_DEADLINE));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}");
+
+        assertThat(result.getJsonArray("lines")).isEmpty();
+        assertThat(result.getInt("returned")).isZero();
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getString("note")).contains("reached its deadline (20 s, OMCP_TOOL_DEADLINE)", "no line is shown",
+                "limit").doesNotContain("No line matched", "do not match as shown");
+    }
+
+    @Test
+    void whenTheDeadlinePassesWhileLinesAreRedacted_theNewestRedactedOnesAreShownAndTheRestLeftOut() {
+        TickingClock ticking = new TickingClock(Duration.ofSeconds(1));
+        FakeLogsBackend loki = answeringThen(manyLines("api", 100), ticking::tick);
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), ticking)
+                .timeouts(Duration.ofSeconds(5), Duration.ofSeconds(30)));
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"api\",\"limit\":100}");
+
+        List<String> shown = lineTexts(result);
+        assertThat(shown).isNotEmpty().hasSizeLessThan(100).hasSize(result.getInt("returned"));
+        // newest first, with none skipped: the lines left out are the older ones
+        for (int i = 0; i < shown.size(); i++) {
+            assertThat(shown.get(i)).endsWith("(line " + (i + 1) + ")").contains("[REDACTED:ipv4]").doesNotContain("10.0.0.");
+        }
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).contains("reached its deadline (30 s, OMCP_TOOL_DEADLINE)",
+                "the newest " + shown.size() + " lines are shown").doesNotContain("More lines matched than the");
+    }
+
+    @Test
+    void whenTheDeadlinePassesWhileLinesAreCheckedAgainstTheFilter_onlyCheckedLinesAreShown() {
+        TickingClock ticking = new TickingClock(Duration.ofSeconds(1));
+        FakeLogsBackend loki = answeringThen(manyLines("api", 100), ticking::tick);
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), ticking)
+                .timeouts(Duration.ofSeconds(5), Duration.ofSeconds(30)));
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"api\",\"filter\":\"timeout\",\"limit\":100}");
+
+        assertThat(result.getInt("returned")).isPositive().isLessThan(100);
+        assertThat(lineTexts(result)).allSatisfy(l -> assertThat(l).startsWith("timeout calling [REDACTED:ipv4]"));
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).contains("reached its deadline (30 s, OMCP_TOOL_DEADLINE)", "checked them against the filter");
+    }
+
+    @Test
+    void aClockThatMovesBeforeTheDeadline_stopsNothing() {
+        FakeLogsBackend loki = answeringThen(manyLines("api", 5), () -> clock.advance(Toolkit.DEFAULT_DEADLINE.minusMillis(1)));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}");
+        assertThat(result.getInt("returned")).isEqualTo(5);
+        assertThat(result.getBoolean("truncated")).isFalse();
+        assertThat(result.containsKey("note")).isFalse();
+    }
 }
