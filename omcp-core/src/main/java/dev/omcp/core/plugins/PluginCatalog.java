@@ -15,6 +15,7 @@ import dev.omcp.ports.plugins.PluginScan;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.manifest.HookEntry;
+import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.text.LogField;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +40,11 @@ public final class PluginCatalog implements ConnectorCatalog {
     private static final Logger LOG = LoggerFactory.getLogger(PluginCatalog.class);
     /** Characters of a reason a log line keeps: every check a plugin failed; GET /api/connectors keeps up to 2,000. */
     private static final int MAX_LOGGED_REASON = 1_000;
+    /**
+     * Plugins a strict-mode refusal names, a line saying how many more after them: the install and
+     * removal answers and a refused start show every reason, and a plugins directory may hold hundreds.
+     */
+    static final int MAX_REFUSALS = 10;
 
     private final List<ConnectorType> builtins;
     private final PluginStore store;
@@ -149,16 +155,33 @@ public final class PluginCatalog implements ConnectorCatalog {
     /** Decides about every candidate of {@code scan} without loading anything. */
     Plan plan(PluginScan scan) {
         List<String> refusals = new ArrayList<>();
-        LoadDecision.refuseStartWithout(policy, scan.trustRoot()).ifPresent(refusals::add);
+        LoadDecision.refuseStartWithout(policy, scan.trustRoot()).map(PluginCatalog::shownRefusal).ifPresent(refusals::add);
         Map<PluginCandidate, Admission> admissions = new LinkedHashMap<>();
         for (PluginCandidate candidate : ordered(scan.candidates())) {
             Admission admission = LoadDecision.decide(policy, scan.trustRoot(), candidate, serverVersion);
             admissions.put(candidate, admission);
-            if (admission instanceof Admission.RefuseStart refuse && refusals.stream().noneMatch(refuse.reason()::equals)) {
-                refusals.add(refuse.reason());
+            if (admission instanceof Admission.RefuseStart refuse) {
+                String reason = shownRefusal(refuse.reason());
+                if (!refusals.contains(reason)) {
+                    refusals.add(reason);
+                }
             }
         }
+        if (refusals.size() > MAX_REFUSALS) {
+            int more = refusals.size() - MAX_REFUSALS;
+            refusals = new ArrayList<>(refusals.subList(0, MAX_REFUSALS));
+            refusals.add("and " + more + " more plugins are refused the same way; fix the ones above and the next check lists the rest");
+        }
         return new Plan(scan, refusals, admissions);
+    }
+
+    /**
+     * A strict-mode refusal as it is shown: it quotes the plugin's directory name and its checks'
+     * problems, the plugin author's text, so it is bounded and kept one printable line as a
+     * connector's reason is ({@link ConnectorStatus#reason()}).
+     */
+    private static String shownRefusal(String reason) {
+        return BackendText.clean(reason, ConnectorStatus.MAX_REASON_CHARS);
     }
 
     /** Filesystem plugins before pins (spec 5.8), each group in a stable order. */

@@ -215,6 +215,32 @@ class PluginCatalogTest {
     }
 
     @Test
+    void spec7_4_strictModeRefusals_quoteAPluginsDirectoryAndProblemsOnOneBoundedLine_andOnlyTheFirstFewPlugins() {
+        // the reasons of a refused re-scan are shown whole by the install and removal answers (and a refused start);
+        // a directory's name and a check's problems are the plugin author's text
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        PluginCatalog catalog = start(store, new VerificationPolicy(true, true), List.of());
+        String directory = "evil\n event=forged \u202e" + "d".repeat(100_000);
+        store.directory.add(new PluginCandidate(directory, ConnectorType.Origin.FILESYSTEM, "evil", Optional.empty(),
+                dev.omcp.ports.plugins.CheckResult.failed("manifest.json: " + "v".repeat(100_000)),
+                dev.omcp.ports.plugins.CheckResult.notChecked("no valid manifest"),
+                dev.omcp.ports.plugins.CheckResult.notChecked("no valid manifest"), "fp-evil"));
+        for (int i = 0; i < 50; i++) {
+            store.directory.add(Candidates.unsigned("plugin" + i));
+        }
+
+        PluginCatalog.Rescan rescan = catalog.rescan();
+
+        List<String> reasons = ((PluginCatalog.Rescan.Refused) rescan).reasons();
+        assertThat(reasons).hasSize(PluginCatalog.MAX_REFUSALS + 1).allSatisfy(r -> assertThat(r)
+                .hasSizeLessThanOrEqualTo(ConnectorStatus.MAX_REASON_CHARS + 1).doesNotContain("\n", "\u202e"));
+        assertThat(reasons.getFirst()).startsWith("plugin 'evil  event=forged  ddd").endsWith("…");
+        assertThat(reasons.getLast()).isEqualTo("and " + (51 - PluginCatalog.MAX_REFUSALS) + " more plugins are refused the same way; "
+                + "fix the ones above and the next check lists the rest");
+        assertThat(catalog.find("tempo")).isPresent();
+    }
+
+    @Test
     void logLines_quoteAPluginsOwnTextEscapedAndCut_soNoManifestDirectoryOrExceptionMessageForgesALineOrAField() {
         // a signed manifest's hook module, a directory name and a plugin's exception message are the plugin author's text
         String forging = "\n event=forged outcome=\"ok\u202e\u0007";

@@ -10,9 +10,12 @@ import java.util.Optional;
 /**
  * A connector type the gateway knows, loaded or not, for {@code GET /api/connectors}.
  *
- * @param name the connector name
+ * @param name the connector name; for a plugin whose package marker did not read, its directory's name,
+ *     kept as {@code location} is
  * @param origin builtin, filesystem or pinned
- * @param location the plugin directory name; empty for builtins
+ * @param location the plugin directory name; empty for builtins. A directory's name is the plugin
+ *     author's text (a bundle, a copied directory), so control, format and line-separator characters
+ *     are shown as {@code ?} and at most {@link #MAX_LOCATION_CHARS} characters are kept
  * @param state loaded, skipped or shadowed by a connector of higher precedence
  * @param reason why it is not loaded; empty when loaded. It may quote the plugin's own text (its
  *     exception's message), so it is kept one printable line of at most {@link #MAX_REASON_CHARS}
@@ -33,6 +36,10 @@ public record ConnectorStatus(
      * plugin's exception messages.
      */
     public static final int MAX_REASON_CHARS = 2_000;
+    /** Characters of a name or location kept: more than a directory name or a path given to {@code omcp plugin verify} needs. */
+    public static final int MAX_LOCATION_CHARS = 1_000;
+    /** Characters of a hook's module kept: the manifest schema's {@code maxLength} for it. */
+    public static final int MAX_MODULE_CHARS = 512;
 
     /** Whether a connector is in use. */
     public enum State {
@@ -45,9 +52,9 @@ public record ConnectorStatus(
     }
 
     public ConnectorStatus {
-        Objects.requireNonNull(name, "name");
+        name = named(name, "name", MAX_LOCATION_CHARS);
         Objects.requireNonNull(origin, "origin");
-        Objects.requireNonNull(location, "location");
+        location = named(location, "location", MAX_LOCATION_CHARS);
         Objects.requireNonNull(state, "state");
         reason = shown(reason);
         Objects.requireNonNull(manifest, "manifest");
@@ -64,10 +71,20 @@ public record ConnectorStatus(
     }
 
     /**
+     * A name the operator looks the plugin up by (a directory, a module path): one line of at most
+     * {@code maxChars} characters, an odd character shown as {@code ?} where it is; unlike a
+     * reason's URLs nothing is replaced, since an ordinary name must be shown exactly as on disk.
+     */
+    static String named(String value, String field, int maxChars) {
+        return BackendText.quoted(Objects.requireNonNull(value, field), maxChars);
+    }
+
+    /**
      * One hook entry of a plugin.
      *
      * @param kind the hook kind's wire name
-     * @param module the module as the manifest names it
+     * @param module the module as the manifest names it, kept one line of at most {@link #MAX_MODULE_CHARS}
+     *     characters as {@code location} is
      * @param priority lower runs earlier
      * @param mode the effective failure mode
      * @param registered whether it is registered; when not, {@code reason} says why
@@ -76,7 +93,7 @@ public record ConnectorStatus(
     public record HookStatus(String kind, String module, int priority, String mode, boolean registered, String reason) {
         public HookStatus {
             Objects.requireNonNull(kind, "kind");
-            Objects.requireNonNull(module, "module");
+            module = named(module, "module", MAX_MODULE_CHARS);
             Objects.requireNonNull(mode, "mode");
             reason = shown(reason);
         }

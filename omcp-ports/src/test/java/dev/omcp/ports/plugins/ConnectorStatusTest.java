@@ -43,4 +43,36 @@ class ConnectorStatusTest {
         assertThat(new ConnectorStatus("prometheus", ConnectorType.Origin.BUILTIN, "", ConnectorStatus.State.LOADED, "",
                 Optional.empty(), List.of()).reason()).isEmpty();
     }
+
+    @Test
+    void aLocationOrNameOfAHostileDirectory_isKeptOneBoundedLine_withTheOddCharactersShownWhereTheyAre() {
+        String directory = "tempo\n event=forged \u202eevil\u0000" + "d".repeat(1 << 20);
+        ConnectorStatus status = new ConnectorStatus(directory, ConnectorType.Origin.FILESYSTEM, directory, ConnectorStatus.State.SKIPPED,
+                "package.json has no connector marker", Optional.empty(), List.of());
+
+        for (String shown : List.of(status.location(), status.name())) {
+            assertThat(shown).hasSizeLessThanOrEqualTo(ConnectorStatus.MAX_LOCATION_CHARS + 1)
+                    .startsWith("tempo? event=forged ?evil?ddd").endsWith("…")
+                    .doesNotContain("\n", "\u202e", "\u0000");
+        }
+    }
+
+    @Test
+    void aHooksModule_isKeptOneBoundedLine() {
+        ConnectorStatus.HookStatus hook = new ConnectorStatus.HookStatus("tool.pre_invoke",
+                "com/acme/\u2028Pre\u001b[2J" + "x".repeat(100_000), 10, "enforce", true, "");
+
+        assertThat(hook.module()).hasSizeLessThanOrEqualTo(ConnectorStatus.MAX_MODULE_CHARS + 1)
+                .startsWith("com/acme/?Pre?[2Jxxx").endsWith("…").doesNotContain("\u2028", "\u001b");
+    }
+
+    @Test
+    void ordinaryNamesLocationsAndModules_andAPathWithAUrl_areKeptExactly() {
+        ConnectorStatus.HookStatus hook = new ConnectorStatus.HookStatus("tool.pre_invoke", "com.acme.AuditHook", 10, "enforce", true, "");
+        ConnectorStatus status = new ConnectorStatus("tempo", ConnectorType.Origin.PINNED, "/opt/plugins/tempo-1.0.0-SNAPSHOT",
+                ConnectorStatus.State.LOADED, "", Optional.empty(), List.of(hook));
+        assertThat(status.name()).isEqualTo("tempo");
+        assertThat(status.location()).isEqualTo("/opt/plugins/tempo-1.0.0-SNAPSHOT");
+        assertThat(status.hooks().getFirst().module()).isEqualTo("com.acme.AuditHook");
+    }
 }

@@ -124,6 +124,9 @@ final class PluginDirectoryCheck {
         }
 
         List<String> manifestProblems = new ArrayList<>();
+        // as every problem names the manifest: a path may be 1024 characters (PackageMarker.MAX_PATH_LENGTH), and
+        // repeated whole by each of twenty violations it crowded the violations out of the reason the API shows
+        String manifestShown = PackageMarker.quoted(marker.manifest());
         Optional<Path> manifestFile = PluginFiles.resolveInside(realRoot, marker.manifest());
         byte[] manifestBytes = null;
         if (manifestFile.isEmpty()) {
@@ -151,26 +154,28 @@ final class PluginDirectoryCheck {
             }
         }
         String fingerprint = fingerprint(packageBytes, manifestBytes, jar);
-        CheckResult signature = signature(root, realRoot, location, manifestFile, manifestBytes, marker.manifest(), trust);
+        CheckResult signature = signature(root, realRoot, location, manifestFile, manifestBytes, manifestShown, trust);
         ConnectorManifest manifest = null;
         String unread = manifestBytes == null ? null : manifestTrust.refusal(signature, fingerprint);
         if (unread != null) {
-            manifestProblems.add(marker.manifest() + " was not parsed: " + unread);
+            manifestProblems.add(manifestShown + " was not parsed: " + unread);
         } else if (manifestBytes != null) {
-            ManifestMapping.Parsed parsed = ManifestMapping.parse(manifestBytes, marker.manifest());
+            ManifestMapping.Parsed parsed = ManifestMapping.parse(manifestBytes, manifestShown);
             if (parsed.problem() != null) {
                 manifestProblems.add(parsed.problem());
             } else {
                 for (String violation : schema.violations(parsed.node())) {
-                    manifestProblems.add(marker.manifest() + (violation.startsWith("/") ? " " : ": ") + violation);
+                    manifestProblems.add(manifestShown + (violation.startsWith("/") ? " " : ": ") + violation);
                 }
                 if (manifestProblems.isEmpty()) {
                     manifest = ManifestMapping.toManifest(parsed.node());
                     if (!manifest.name().equals(marker.name())) {
-                        manifestProblems.add(marker.manifest() + " /name '" + manifest.name() + "' differs from the package marker name '" + marker.name() + "'");
+                        manifestProblems.add(manifestShown + " /name '" + manifest.name() + "' differs from the package marker name '"
+                                + marker.name() + "'");
                     }
                     if (pin.isPresent() && !manifest.version().equals(pin.get().version())) {
-                        manifestProblems.add(marker.manifest() + " /version '" + manifest.version() + "' differs from the pinned version '" + pin.get().version() + "'");
+                        manifestProblems.add(manifestShown + " /version '" + manifest.version() + "' differs from the pinned version '"
+                                + pin.get().version() + "'");
                     }
                 }
             }

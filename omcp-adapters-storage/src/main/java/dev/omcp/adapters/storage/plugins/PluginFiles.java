@@ -66,7 +66,8 @@ final class PluginFiles {
      * checked and loaded.
      */
     static byte[] read(Path root, Path file, int limit, String what) throws Unreadable {
-        String shown = what + " '" + root.relativize(file) + "'";
+        // quoted short: the path may be a plugin's own, up to 1024 characters (PackageMarker.MAX_PATH_LENGTH)
+        String shown = what + " '" + PackageMarker.quoted(root.relativize(file).toString()) + "'";
         Path realRoot;
         Path real;
         try {

@@ -128,4 +128,31 @@ class HostilePluginValuesIT {
         assertShortSingleLines(problems);
         assertThat(problems.getFirst()).startsWith("manifest.json: property 'k??yyy");
     }
+
+    @Test
+    void aLongManifestPathWithinTheLimit_isQuotedShortByEveryCheckThatNamesIt() throws IOException {
+        // up to 1024 characters are a valid path (PackageMarker.MAX_PATH_LENGTH), but a problem that repeated all of
+        // it left little of a 2000-character reason to the problem itself; here about 1000, in directories the
+        // file system allows
+        String deep = String.join("/", "d".repeat(240), "e".repeat(240), "f".repeat(240), "g".repeat(240)) + "/manifest.json";
+        for (boolean signed : List.of(true, false)) {
+            PluginFixture fixture = PluginFixture.named("echo").editManifest(m -> m.put("unknown", 1));
+            Path root = (signed ? fixture.signedBy(KEY) : fixture).writeInto(plugins);
+            Path manifest = Files.createDirectories(root.resolve(deep).getParent()).resolve("manifest.json");
+            Files.move(root.resolve("manifest.json"), manifest);
+            if (signed) {
+                Files.move(root.resolve("manifest.json.sig"), manifest.resolveSibling("manifest.json.sig"));
+            }
+            Files.writeString(root.resolve("package.json"), "{\"main\": \"echo-connector.jar\", \"observabilityMcp\": "
+                    + "{\"kind\": \"connector\", \"name\": \"echo\", \"manifest\": \"" + deep + "\"}}");
+            List<String> problems = only().problems();
+            assertThat(problems).as("signed: " + signed).isNotEmpty().allSatisfy(problem -> assertThat(problem)
+                    .hasSizeLessThan(PackageMarker.MAX_QUOTED + 200).doesNotContain(deep));
+            assertThat(String.join("; ", problems)).as("signed: " + signed).contains("dddd");
+            if (signed) {
+                assertThat(problems).anySatisfy(p -> assertThat(p).contains("property 'unknown' is not defined"));
+            }
+            FilesystemStagedBundle.deleteTreeOrThrow(root);
+        }
+    }
 }
