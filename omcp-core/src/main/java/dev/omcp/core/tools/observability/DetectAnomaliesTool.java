@@ -23,6 +23,7 @@ import dev.omcp.sdk.query.Topology;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -133,7 +134,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                                     .add("metric", OutputFields.type("string"))
                                     .add("source", OutputFields.type("string"))
                                     .add("note", OutputFields.type("string"))))
-                    .add("rootCauses", OutputFields.objects("Anomalous services, most likely root cause first.", Jsonp.object()
+                    .add("rootCauses", OutputFields.objects("Anomalous services, most likely root cause first; empty when one "
+                            + "service was judged alone, since nothing was ranked against it.", Jsonp.object()
                             .add("rank", OutputFields.type("integer"))
                             .add("service", OutputFields.type("string"))
                             .add("score", OutputFields.type("number"))
@@ -228,7 +230,9 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("metrics", OutputFields.names(metrics));
         Counts counts = writeVerdicts(result, verdicts);
         JsonObject rankingJson = ranking.toJson();
-        result.add("rootCauses", rankingJson.getJsonArray("rootCauses"))
+        // one service judged alone ranks against nothing: listed as rank 1 with score 1.0 it would name a victim the root
+        // cause to an agent reading the structured answer, while the note says the answer tells nothing about the root cause
+        result.add("rootCauses", services.analysed().size() == 1 ? JsonValue.EMPTY_JSON_ARRAY : rankingJson.getJsonArray("rootCauses"))
                 .add("topologyUsed", rankingJson.getBoolean("topologyUsed"))
                 .add("notInTopology", rankingJson.getJsonArray("notInTopology"));
         if (!topologyNames.isEmpty()) {
@@ -470,6 +474,12 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         return services.listing().map(l -> l.failures().stream().map(Gathered.Failure::source).distinct().toList()).orElse(List.of());
     }
 
+    /** The offer of the names most likely meant, or when there is none where the names are, so the agent knows what to ask next. */
+    private static String orWhereTheNamesAre(String didYouMean) {
+        return didYouMean.isEmpty() ? " Check the names (curated: " + String.join(", ", CuratedMetricNames.names())
+                + "; or a metric the source has, see query_metrics, which lists a service's own when it lacks the one asked)." : didYouMean;
+    }
+
     /** {@code " Did you mean 'error_rate' for 'eror_rate'?"}, or nothing. */
     private static String didYouMeanMetrics(Map<String, List<String>> corrections) {
         return NearestName.didYouMeanEach(corrections);
@@ -506,7 +516,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         } else if (counts.series() == 0) {
             parts.add("The metrics sources know the service" + (services.analysed().size() == 1 ? "" : "s")
                     + " but hold none of the metrics asked in the last " + Durations.format(window.window())
-                    + " and its baseline; nothing was judged." + didYouMeanMetrics(metricCorrections.get()));
+                    + " and its baseline; nothing was judged." + orWhereTheNamesAre(didYouMeanMetrics(metricCorrections.get())));
         } else if (counts.anomalous() == 0) {
             parts.add(String.format(Locale.ROOT, "No anomaly at sensitivity %s in the last %s across %d service%s (%d series judged).",
                     sensitivity.wireName(), Durations.format(window.window()), services.analysed().size(),

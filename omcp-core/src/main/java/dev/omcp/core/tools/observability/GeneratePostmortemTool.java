@@ -407,7 +407,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         List<HistoryRow> timeline = history.stream().filter(r -> scope.contains(r.service())).toList();
         List<HistoryRow> outside = history.stream().filter(r -> !scope.contains(r.service())).toList();
         Map<String, List<String>> reachesInScope = new HashMap<>();
-        Map<String, Boolean> reaches = topologyState.availability() == SourceState.Availability.AVAILABLE
+        // a service the topology does not know (a typo) is reached by nothing it can tell: "no path" would read as "unrelated"
+        boolean serviceInTopology = blast.map(b -> b.unresolved().isEmpty()).orElse(false);
+        Map<String, Boolean> reaches = topologyState.availability() == SourceState.Availability.AVAILABLE && serviceInTopology
                 ? reachesService(topology.graph().orElseThrow(), service, outside, anomalousIn(timeline, service), reachesInScope, names)
                 : Map.of();
 

@@ -210,8 +210,10 @@ public final class GetTopologyTool extends ObservabilityTool {
         String whatExists = matching.isEmpty() && (focus.isEmpty() || !resolved.isEmpty()) ? whatExists(graph, kinds) : "";
         String edgesNote = edgesCut ? "Edges cut to " + edges.size() + " of the " + edgesAmongListed + " between the listed nodes (at most "
                 + EDGES_PER_NODE + " per listed node): narrow with focus, namespace or kinds to see how they connect." : "";
-        Optional<String> note = note(focus, resolved, matching, listed.size() < matching.size(), limit, namespace, kinds,
-                didYouMean + whatExists, edgesNote);
+        boolean namespaceHoldsNothing = !namespace.isEmpty()
+                && matching.stream().noneMatch(id -> ofNamespace(graph.node(id).node(), namespace));
+        Optional<String> note = note(focus, resolved, matching, listed.size() < matching.size(), limit, new NamespaceAsked(namespace,
+                namespaceHoldsNothing), kinds, didYouMean + whatExists, edgesNote);
         Optional<String> twins = CaseTwins.note(graph, listed, NAME, "focus");
         if (twins.isPresent()) {
             note = Optional.of(note.map(n -> n + " ").orElse("") + twins.get());
@@ -248,6 +250,11 @@ public final class GetTopologyTool extends ObservabilityTool {
      * this namespace" must still hold. A service a source without namespaces spells {@code ns/name}
      * is of namespace {@code ns}.
      */
+    /** Whether {@code n} belongs to {@code namespace} itself, not merely listed under it as a cluster-wide resource. */
+    private static boolean ofNamespace(TopologyNode n, String namespace) {
+        return (!n.namespace().isEmpty() || n.kind().equals("namespace") || n.name().indexOf('/') >= 0) && inNamespace(n, namespace);
+    }
+
     private static boolean inNamespace(TopologyNode n, String namespace) {
         if (namespace.isEmpty()) {
             return true;
@@ -291,16 +298,28 @@ public final class GetTopologyTool extends ObservabilityTool {
         return out.toString();
     }
 
+    /** The {@code namespace} argument ("" when absent), and whether no listed node is of it (cluster-wide ones aside). */
+    private record NamespaceAsked(String name, boolean holdsNothing) {
+        /** Where the namespaces are: the sources were asked for this one only, so the answer holds no other to offer. */
+        String hint() {
+            return holdsNothing ? " get_topology with {\"kinds\": [\"namespace\"]} and no namespace lists the namespaces the topology "
+                    + "knows." : "";
+        }
+    }
+
     private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean nodesCut,
-            int limit, String namespace, Set<String> kinds, String didYouMean, String edgesNote) {
+            int limit, NamespaceAsked namespace, Set<String> kinds, String didYouMean, String edgesNote) {
         List<String> parts = new ArrayList<>();
         if (focus.isPresent() && resolved.isEmpty()) {
             parts.add("'" + focus.get() + "' is not in the topology: no node has that id or name. Call get_topology without focus, "
                     + "or list_services, for the names the sources use." + didYouMean);
         } else if (matching.isEmpty()) {
-            parts.add("No node matches" + (namespace.isEmpty() ? "" : " in namespace '" + namespace + "'")
+            parts.add("No node matches" + (namespace.name().isEmpty() ? "" : " in namespace '" + namespace.name() + "'")
                     + (kinds.isEmpty() ? "" : " with kinds " + kinds.stream().sorted().toList())
-                    + "." + didYouMean);
+                    + "." + didYouMean + namespace.hint());
+        } else if (namespace.holdsNothing()) {
+            parts.add("No resource of namespace '" + namespace.name() + "' is in the topology: only cluster-wide ones match."
+                    + namespace.hint());
         }
         if (nodesCut) {
             parts.add("Truncated to " + limit + " of " + matching.size() + " nodes (edges only between listed nodes): narrow with "

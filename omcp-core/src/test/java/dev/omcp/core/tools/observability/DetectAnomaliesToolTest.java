@@ -387,6 +387,17 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void metricsNoneOfTheServicesHold_withNoNameClose_getTheCuratedNamesAndWhereToFindTheSourcesOwn() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "latency_p99", noisy(0.1, 0.02))
+                .serve("cart", "latency_p99", noisy(0.1, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"db_lock_waits\"]}");
+        // nothing close to offer: without the names an agent is left guessing what to ask next
+        assertThat(result.getString("note")).contains("hold none of the metrics asked", "curated: cpu, memory",
+                "see query_metrics").doesNotContain("Did you mean");
+    }
+
+    @Test
     void withoutATopologySourceTheRankingRestsOnOnsetAndSeverityAndSaysSo() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{}");
         assertThat(result.getBoolean("topologyUsed")).isFalse();
@@ -458,11 +469,23 @@ class DetectAnomaliesToolTest {
         assertThat(prom.queries).extracting(MetricQuery::service).containsOnly("db");
         assertThat(prom.queries).extracting(MetricQuery::metric).containsExactlyInAnyOrder("latency_p99", "error_rate");
         assertThat(result.getString("window")).isEqualTo("30m");
-        assertThat(rankedServices(result)).containsExactly("db");
+        assertThat(rankedServices(result)).isEmpty();
         assertThat(result.getString("rankingNote")).isEqualTo("only db was judged, so nothing was ranked against it; run without service to rank");
         assertThat(result.getString("note")).as("judged alone it is no root cause, only anomalous")
                 .doesNotContain("most likely root cause")
                 .contains("Only this service was judged, so this says nothing about the root cause: run detect_anomalies without service");
+    }
+
+    @Test
+    void oneServiceJudgedAlone_isNotListedAsARootCause_sinceNothingWasRankedAgainstIt() {
+        // api is a victim of db here: rootCauses [api, score 1.0] would tell an agent reading the structured
+        // answer the opposite of the note
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(callChain())),
+                "{\"service\":\"api\"}");
+        assertThat(result.getJsonObject("summary").getInt("anomalous")).isPositive();
+        assertThat(result.getJsonArray("rootCauses")).isEmpty();
+        assertThat(result.getString("rankingNote"))
+                .isEqualTo("only api was judged, so nothing was ranked against it; run without service to rank");
     }
 
     @Test

@@ -948,6 +948,19 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void forAServiceTheTopologyDoesNotKnow_noServiceOutsideTheScopeIsSaidToHaveNoPathToIt() {
+        // a typo (dbb) is no node: the topology cannot tell whether db's degradation reaches it, so it must not say
+        // "no path", which reads as "db is unrelated" and steers the agent away from the root cause it meant
+        incidentScores();
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"dbb\",\"format\":\"json\"}"));
+        List<JsonObject> outside = report.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class);
+        assertThat(outside).extracting(o -> o.getString("service")).contains("db");
+        assertThat(outside).as(outside.toString()).noneSatisfy(o -> assertThat(o.containsKey("reachesService")).isTrue());
+        assertThat(report.getString("synopsis")).doesNotContain("no path");
+        assertThat(call(tool(everything()), "{\"service\":\"dbb\"}").firstText()).doesNotContain("no path to dbb");
+    }
+
+    @Test
     void aServiceTheMetricsSpellInAnotherCase_isNotWalkedUnderTheTopologysSpelling_butTheBlastRadiusSaysWhichNodeAndHowToAsk() {
         // metric labels are free-form: Prometheus says Db, the cluster db. Names stay exact (the backends match
         // them exactly), so nothing is walked; the section offers the topology's name and the call that walks it

@@ -156,6 +156,15 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aNamespaceWithoutNodes_saysHowToListTheNamespacesTheTopologyKnows() {
+        // the sources were asked for that namespace only, so the answer holds no other to offer: the note says where they are
+        String note = structured(call(tool(clusterAndMesh()), "{\"namespace\":\"shopp\"}")).getString("note");
+        // the cluster's nodes are cluster-wide, so they match any namespace: the note says that nothing else does
+        assertThat(note).startsWith("No resource of namespace 'shopp' is in the topology: only cluster-wide ones match.")
+                .contains("get_topology with {\"kinds\": [\"namespace\"]} and no namespace lists the namespaces");
+    }
+
+    @Test
     void aMisspelledKind_saysWhatTheTopologyHas_andTheNearestName() {
         String kinds = structured(call(tool(clusterAndMesh()), "{\"kinds\":[\"services\"]}")).getString("note");
         assertThat(kinds).startsWith("No node matches with kinds [services]. Kinds in the topology: ")
