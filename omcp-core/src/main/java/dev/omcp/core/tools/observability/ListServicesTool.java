@@ -62,12 +62,14 @@ public final class ListServicesTool extends ObservabilityTool {
         SourceArgument.check(toolkit.sources(), onlySource, ServiceListingCapability.class, "service listings", call.principal());
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, call.principal(),
                 onlySource.map(Set::of));
-        Gathered<List<ServiceInfo>> gathered = ServiceListings.of(toolkit, call.principal(), bound);
         String filter = args.optionalString("filter").map(f -> f.toLowerCase(Locale.ROOT)).orElse("");
+        // only the names this call can show are checked, so a filter is answered at once however many names a plugin lists
+        Gathered<List<ServiceInfo>> gathered = ServiceListings.of(toolkit, call.principal(), bound, toolkit.deadline(),
+                name -> matches(name, filter));
         Map<String, TreeSet<String>> byName = new TreeMap<>();
         for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
             for (ServiceInfo service : answer.value()) {
-                if (service.name().toLowerCase(Locale.ROOT).contains(filter)) {
+                if (matches(service.name(), filter)) {
                     byName.computeIfAbsent(service.name(), n -> new TreeSet<>()).add(answer.source());
                 }
             }
@@ -105,5 +107,10 @@ public final class ListServicesTool extends ObservabilityTool {
                     + "or raise limit.", names.size(), filter.isEmpty() ? "are known" : "match", limit));
         }
         return ToolResult.structured(result.build());
+    }
+
+    /** Whether {@code name} contains {@code filter}, given in lower case (case-insensitive). */
+    private static boolean matches(String name, String filter) {
+        return name.toLowerCase(Locale.ROOT).contains(filter);
     }
 }

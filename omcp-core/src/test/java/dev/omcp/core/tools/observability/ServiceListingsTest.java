@@ -3,6 +3,7 @@ package dev.omcp.core.tools.observability;
 import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
@@ -23,6 +24,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -223,6 +230,118 @@ class ServiceListingsTest {
         });
     }
 
+    @Test
+    void aFilteredListing_checksTheNamesItCanShow_soANameBeyondTheFirstThousandIsAnsweredAtOnce() {
+        int listed = ServiceListings.CHECKS_PER_LISTING + 300;
+        String last = String.format(Locale.ROOT, "svc-%04d", listed - 1);
+        ManyNames plugin = new ManyNames(listed);
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+
+        JsonObject filtered = ToolHarness.ok(tool, "{\"filter\":\"" + last.toUpperCase(Locale.ROOT) + "\"}");
+
+        assertThat(names(filtered)).containsExactly(last);
+        assertThat(filtered.getBoolean("partial")).isFalse();
+        // the names the call cannot show are neither checked nor counted as left out
+        assertThat(plugin.discoveries.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aFilterMatchingMoreNamesThanOneCallChecks_countsOnlyTheMatchingOnesLeftOut() {
+        // of svc-0000..svc-1299, the 162 names without a 0 in them (svc-1111 to svc-1299) do not match
+        ManyNames plugin = new ManyNames(ServiceListings.CHECKS_PER_LISTING + 300);
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+
+        JsonObject filtered = ToolHarness.ok(tool, "{\"filter\":\"0\"}");
+
+        assertThat(plugin.discoveries.get()).isEqualTo(ServiceListings.CHECKS_PER_LISTING);
+        assertThat(filtered.getJsonArray("failedSources").getJsonObject(0).getString("error"))
+                .startsWith("138 of the 1138 names it listed that this call asked about were left out unchecked");
+    }
+
+    @Test
+    void concurrentListingsOfOnePlugin_shareTheChecksAlreadyRunning_ratherThanAskingTheBackendAgain() throws Exception {
+        HeldNames plugin = new HeldNames("checkout", "payments");
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<JsonObject> first = calls.submit(() -> ToolHarness.ok(tool, "{}"));
+            plugin.awaitDiscoveries(2);
+            Future<JsonObject> second = calls.submit(() -> ToolHarness.ok(tool, "{}"));
+            plugin.awaitListings(2);
+            // the second call has its listing: checking the names itself, it would ask about them within microseconds
+            boolean askedAgain = plugin.discoveriesReach(3, Duration.ofMillis(500));
+            plugin.release();
+
+            assertThat(names(first.get(10, TimeUnit.SECONDS))).containsExactly("checkout", "payments");
+            assertThat(names(second.get(10, TimeUnit.SECONDS))).containsExactly("checkout", "payments");
+            assertThat(askedAgain).isFalse();
+            assertThat(plugin.discovered).containsExactlyInAnyOrder("checkout", "payments");
+        }
+    }
+
+    @Test
+    void aCallWaitingForAnotherCallsCheck_stillEndsAtItsOwnDeadline() throws Exception {
+        HeldNames plugin = new HeldNames("checkout", "payments");
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            plugin.awaitDiscoveries(2);
+            long started = System.nanoTime();
+
+            Gathered<List<ServiceInfo>> second = ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofMillis(300));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
+            assertThat(second.failures()).singleElement().satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            plugin.release();
+            assertThat(first.get(10, TimeUnit.SECONDS).answers()).singleElement()
+                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+            assertThat(plugin.discovered).containsExactlyInAnyOrder("checkout", "payments");
+        }
+    }
+
+    @Test
+    void aCheckLeftByACallThatRanOutOfTime_isTakenOverByTheCallWaitingForIt() throws Exception {
+        HeldNames plugin = new HeldNames("checkout", "payments");
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            plugin.awaitDiscoveries(2);
+            Future<Gathered<List<ServiceInfo>>> second = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            plugin.awaitListings(2);
+
+            // the first call's deadline interrupts its checks: they say nothing of the names, and the second asks itself
+            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
+                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            plugin.release();
+            Gathered<List<ServiceInfo>> answered = second.get(10, TimeUnit.SECONDS);
+            assertThat(answered.failures()).isEmpty();
+            assertThat(answered.answers()).singleElement()
+                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+        }
+    }
+
+    @Test
+    void aNameLongerThanAnyTheGatewayJudges_isCheckedInEachCall_butNoVerdictOfItIsKept() {
+        // the verdicts of 256 connectors' 10,000 names each are kept: each name must be bounded, as a scored name is
+        String longest = "s".repeat(AnomalyScoreSample.MAX_NAME_LENGTH);
+        String longer = "t".repeat(AnomalyScoreSample.MAX_NAME_LENGTH + 1);
+        FakeMetricsBackend plugin = new FakeMetricsBackend("prom").serve(longest, "http_requests_total", noisy(40, 0.05))
+                .serve(longer, "http_requests_total", noisy(40, 0.05));
+        ListServicesTool tool = new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin)));
+        ToolHarness.ok(tool, "{}");
+        plugin.discoveries.clear();
+
+        JsonObject listed = ToolHarness.ok(tool, "{}");
+
+        assertThat(names(listed)).containsExactly(longest, longer);
+        assertThat(plugin.discoveries).containsExactly(longer);
+    }
+
     /**
      * A receiver listing {@code count} names, {@code svc-0000} on: the first only the gateway's series carry, every other a
      * service with metrics of its own.
@@ -320,6 +439,90 @@ class ServiceListingsTest {
         @Override
         public Health health() {
             return new Health(true, "slow receiver", Duration.ofMillis(1));
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /**
+     * A plugin whose discoveries each wait until the test releases them (or their call is interrupted), so a test can
+     * start a second call while the first one's checks run.
+     */
+    private static final class HeldNames implements Connector, MetricsCapability, ServiceListingCapability,
+            MetricDiscoveryCapability {
+        private final SourceConfig source = new SourceConfig("held", "held-names", "https://held.example.com", "",
+                JsonObject.EMPTY_JSON_OBJECT);
+        private final List<String> listed;
+        private final CountDownLatch released = new CountDownLatch(1);
+        private final AtomicInteger listings = new AtomicInteger();
+        private final AtomicInteger discoveries = new AtomicInteger();
+        /** The names whose discovery ended with an answer. */
+        final List<String> discovered = new CopyOnWriteArrayList<>();
+
+        HeldNames(String... listed) {
+            this.listed = List.of(listed);
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        void awaitDiscoveries(int count) throws InterruptedException {
+            assertThat(discoveriesReach(count, Duration.ofSeconds(5))).as("discoveries started").isTrue();
+        }
+
+        boolean discoveriesReach(int count, Duration within) throws InterruptedException {
+            return await(discoveries, count, within);
+        }
+
+        void awaitListings(int count) throws InterruptedException {
+            assertThat(await(listings, count, Duration.ofSeconds(5))).as("listings").isTrue();
+        }
+
+        private static boolean await(AtomicInteger counter, int count, Duration within) throws InterruptedException {
+            long end = System.nanoTime() + within.toNanos();
+            while (counter.get() < count && System.nanoTime() < end) {
+                Thread.sleep(5);
+            }
+            return counter.get() >= count;
+        }
+
+        @Override
+        public List<ServiceInfo> listServices() {
+            listings.incrementAndGet();
+            return listed.stream().map(n -> new ServiceInfo(n, Map.of())).toList();
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+            if (service.isEmpty()) {
+                return List.of(new MetricInfo("http_requests_total", "counter", ""), new MetricInfo("omcp_anomaly_score", "gauge", ""));
+            }
+            discoveries.incrementAndGet();
+            try {
+                released.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted", e);
+            }
+            discovered.add(service);
+            return List.of(new MetricInfo("http_requests_total", "counter", ""));
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "not asked in this test");
+        }
+
+        @Override
+        public SourceConfig source() {
+            return source;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "held names", Duration.ofMillis(1));
         }
 
         @Override

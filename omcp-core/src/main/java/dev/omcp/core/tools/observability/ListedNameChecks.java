@@ -1,0 +1,217 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.ports.anomaly.AnomalySeries;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.query.MetricInfo;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The checks of one listing of a plugin's names ({@link ServiceListings}): which of them carry only the gateway's anomaly
+ * series at its metric discovery. A name with a verdict kept is not asked about; a name another listing is checking now is
+ * waited for, not asked about again; the others are checked here, a few at once, at most as many as the listing may.
+ *
+ * <p>Every wait is interruptible, so each listing still ends at its own deadline. A check that another listing gave up
+ * (its deadline came first) says nothing of the name: a listing waiting for it claims the name again.
+ */
+final class ListedNameChecks {
+    /** A name with this many metrics has one beside the gateway's series, which are fewer. */
+    private static final int BEYOND_THE_GATEWAYS = AnomalySeries.METRICS.size() + 1;
+    /** How many names of one source are checked at once: a plugin's backend is asked no harder than a few tools would. */
+    private static final int CHECKS_AT_ONCE = 8;
+    private static final String INTERRUPTED = "interrupted while checking which listed names only the gateway's anomaly series carry";
+
+    /**
+     * What the checks found.
+     *
+     * @param verdicts per name checked or kept, {@code true} for one only the gateway's series carry
+     * @param leftOut how many names no check reached
+     */
+    record Found(Map<String, Boolean> verdicts, int leftOut) {}
+
+    private final ListedNameVerdicts verdicts;
+    private final Connector connector;
+    private final MetricDiscoveryCapability discovery;
+    private final Semaphore slots = new Semaphore(CHECKS_AT_ONCE);
+    /** Whatever this listing claimed, so none is left running when it ends, however it ends. */
+    private final Set<ListedNameVerdicts.Check> claimed = ConcurrentHashMap.newKeySet();
+    /** How many more names this listing may claim: checks another listing gave up are taken over within it. */
+    private final AtomicInteger spare;
+
+    private ListedNameChecks(ListedNameVerdicts verdicts, Connector connector, MetricDiscoveryCapability discovery, int spare) {
+        this.verdicts = verdicts;
+        this.connector = connector;
+        this.discovery = discovery;
+        this.spare = new AtomicInteger(spare);
+    }
+
+    /**
+     * Checks {@code names} of {@code connector}'s listing at its {@code discovery}, at most {@code checks} of them anew, in
+     * their order; stops at the first check that fails, its own or one it waited for.
+     */
+    static Found of(ListedNameVerdicts verdicts, Connector connector, MetricDiscoveryCapability discovery, List<String> names,
+            int checks) throws ConnectorException {
+        ListedNameVerdicts.Claim claim = verdicts.claim(connector, names, checks);
+        ListedNameChecks listing = new ListedNameChecks(verdicts, connector, discovery, checks - claim.claimed().size());
+        listing.claimed.addAll(claim.claimed());
+        try {
+            return listing.run(claim);
+        } finally {
+            // also when the listing failed or ran out of time: the listings waiting for its checks take them over
+            listing.claimed.forEach(verdicts::abandon);
+        }
+    }
+
+    private Found run(ListedNameVerdicts.Claim claim) throws ConnectorException {
+        Map<String, Boolean> found = new HashMap<>(claim.kept());
+        int leftOut = claim.beyond().size();
+        int waiting = claim.claimed().size() + claim.running().size();
+        if (waiting == 0) {
+            return new Found(found, leftOut);
+        }
+        try (ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor()) {
+            CompletionService<Map.Entry<String, Optional<Boolean>>> done = new ExecutorCompletionService<>(checks);
+            claim.claimed().forEach(c -> done.submit(named(c.name(), () -> Optional.of(check(c)))));
+            claim.running().forEach((name, running) -> done.submit(named(name, () -> awaited(name, running))));
+            try {
+                // as they end, not in order: the first failure decides the listing at once
+                for (int i = 0; i < waiting; i++) {
+                    Map.Entry<String, Optional<Boolean>> verdict = next(done);
+                    if (verdict.getValue().isPresent()) {
+                        found.put(verdict.getKey(), verdict.getValue().get());
+                    } else {
+                        leftOut++;
+                    }
+                }
+            } catch (ConnectorException | RuntimeException e) {
+                // the listing fails: the checks still waiting or running are of no use, and close() would wait for them
+                checks.shutdownNow();
+                throw e;
+            }
+        }
+        return new Found(found, leftOut);
+    }
+
+    private static Callable<Map.Entry<String, Optional<Boolean>>> named(String name, Callable<Optional<Boolean>> verdict) {
+        return () -> Map.entry(name, verdict.call());
+    }
+
+    /** Runs {@code check}, which this listing claimed, and ends it for every listing waiting for it. */
+    private boolean check(ListedNameVerdicts.Check check) throws ConnectorException, InterruptedException {
+        slots.acquire();
+        try {
+            boolean only = onlyTheGatewaysSeries(check.name());
+            verdicts.settle(check, only);
+            return only;
+        } catch (ConnectorException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted() || causedByInterrupt(e)) {
+                // this listing's deadline, or another check's failure, cut it short: nothing is known of the name
+                verdicts.abandon(check);
+            } else {
+                verdicts.fail(check, e);
+            }
+            throw e;
+        } finally {
+            slots.release();
+        }
+    }
+
+    /**
+     * The verdict of a check another listing runs; empty when that listing gave it up and this one may check no more
+     * names. Taken over otherwise, unless a third listing did so first.
+     */
+    private Optional<Boolean> awaited(String name, CompletableFuture<Boolean> running) throws ConnectorException,
+            InterruptedException {
+        CompletableFuture<Boolean> awaited = running;
+        while (true) {
+            try {
+                return Optional.of(awaited.get()); // interruptible: this listing's deadline ends the wait
+            } catch (CancellationException givenUp) {
+                if (spare.getAndDecrement() <= 0) {
+                    spare.incrementAndGet();
+                    return Optional.empty();
+                }
+                ListedNameVerdicts.Claim again = verdicts.claim(connector, List.of(name), 1);
+                if (!again.claimed().isEmpty()) {
+                    ListedNameVerdicts.Check check = again.claimed().getFirst();
+                    claimed.add(check);
+                    return Optional.of(check(check));
+                }
+                spare.incrementAndGet();
+                if (again.kept().containsKey(name)) {
+                    return Optional.of(again.kept().get(name));
+                }
+                awaited = again.running().get(name);
+            } catch (ExecutionException e) {
+                throw failedAsTheCheck(e.getCause());
+            }
+        }
+    }
+
+    /** The failure of a check another listing ran, as this listing's own. */
+    private static RuntimeException failedAsTheCheck(Throwable failure) throws ConnectorException {
+        if (failure instanceof ConnectorException failed) {
+            throw new ConnectorException(failed.kind(), failed.getMessage(), failed);
+        }
+        if (failure instanceof RuntimeException bug) {
+            return bug; // a connector bug: the fan-out logs it and reports the source as failed
+        }
+        return new IllegalStateException("a check of a listed name failed", failure);
+    }
+
+    /**
+     * Whether {@code name} has metrics at the discovery and all of them are the gateway's series. A name without any (a
+     * target that exports nothing yet, a listing from elsewhere) is left listed: nothing says it is a judgement.
+     */
+    private boolean onlyTheGatewaysSeries(String name) throws ConnectorException {
+        List<MetricInfo> metrics = discovery.discoverMetrics(name, BEYOND_THE_GATEWAYS);
+        return !metrics.isEmpty() && metrics.stream().allMatch(m -> AnomalySeries.isOwn(m.name()));
+    }
+
+    private static boolean causedByInterrupt(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The next check to end: the name, and whether it carries only the gateway's series (empty: left out). */
+    private static Map.Entry<String, Optional<Boolean>> next(CompletionService<Map.Entry<String, Optional<Boolean>>> checks)
+            throws ConnectorException {
+        try {
+            return checks.take().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT, INTERRUPTED, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ConnectorException failed) {
+                throw failed;
+            }
+            if (e.getCause() instanceof InterruptedException) {
+                throw new ConnectorException(ConnectorException.Kind.TIMEOUT, INTERRUPTED, e.getCause());
+            }
+            if (e.getCause() instanceof RuntimeException bug) {
+                throw bug; // a connector bug: the fan-out logs it and reports the source as failed
+            }
+            throw new IllegalStateException("a check of a listed name failed", e.getCause());
+        }
+    }
+}
