@@ -73,6 +73,16 @@ class ZipkinReferencePluginIT {
                     20_000 + i, i == 0 ? ",\"tags\":{\"error\":\"index unavailable\"}" : ""));
         }
         zipkin.postSpans(search.append(']').toString());
+        // cart: one span reported twice, when it started and when it finished; Zipkin stores and answers both reports
+        long cart = t + 40_000_000L;
+        zipkin.postSpans("""
+                [{"traceId":"c0ffee00c0ffee01","id":"c0ffee00c0ffee01","name":"get /cart","kind":"SERVER","timestamp":%d,
+                  "localEndpoint":{"serviceName":"cart"}},
+                 {"traceId":"c0ffee00c0ffee01","id":"c0ffee00c0ffee02","parentId":"c0ffee00c0ffee01","name":"load","timestamp":%d,
+                  "duration":5000,"localEndpoint":{"serviceName":"cart"}}]""".formatted(cart, cart + 1_000));
+        zipkin.postSpans("""
+                [{"traceId":"c0ffee00c0ffee01","id":"c0ffee00c0ffee01","name":"get /cart","kind":"SERVER","timestamp":%d,
+                  "duration":20000,"localEndpoint":{"serviceName":"cart"}}]""".formatted(cart));
     }
 
     @AfterAll
@@ -116,6 +126,19 @@ class ZipkinReferencePluginIT {
     }
 
     @Test
+    void aSpanReportedInTwoFragments_countsOnce_asZipkinsOwnUiShowsIt() throws Exception {
+        try (Connector connector = connect()) {
+            List<TraceSummary> traces = ((TracesCapability) connector)
+                    .queryTraces(new TraceQuery("cart", window(), Optional.empty(), 10, false));
+            assertThat(traces).singleElement().satisfies(trace -> {
+                assertThat(trace.spanCount()).isEqualTo(2);
+                assertThat(trace.rootName()).isEqualTo("get /cart");
+                assertThat(trace.durationMs()).isEqualTo(20.0);
+            });
+        }
+    }
+
+    @Test
     void errorsOnly_keepsTracesWithAFailedSpanInAnyService() throws Exception {
         try (Connector connector = connect()) {
             List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(new TraceQuery("checkout", window(), Optional.empty(), 10, true));
@@ -142,7 +165,8 @@ class ZipkinReferencePluginIT {
     @Test
     void listsTheServicesZipkinKnows() throws Exception {
         try (Connector connector = connect()) {
-            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout", "payments", "search");
+            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name)
+                    .containsExactly("cart", "checkout", "payments", "search");
         }
     }
 

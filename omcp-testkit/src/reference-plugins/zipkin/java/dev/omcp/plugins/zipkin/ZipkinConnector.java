@@ -41,9 +41,9 @@ import java.util.regex.Pattern;
 /**
  * A Zipkin server as a traces source (API v2). {@code queryTraces} asks {@code /api/v2/traces} for
  * the service's traces in the window and summarises each: the trace id (the 128-bit one when
- * Zipkin, not strict about trace ids, grouped a 64-bit id with it), the root span (the one without a
- * parent, else the earliest), the trace's start and duration from its spans (unknown when none tells them), the span count, and
- * whether any span carries the {@code error} tag. Ids are checked against Zipkin's API (trace ids 16 or 32 hex digits, span
+ * Zipkin, not strict about trace ids, grouped a 64-bit id with it), the root span, the trace's start and duration from its
+ * spans (unknown when none tells them), the span count (a span reported in fragments counted once, see {@link ZipkinSpans}),
+ * and whether any span carries the {@code error} tag. Ids are checked against Zipkin's API (trace ids 16 or 32 hex digits, span
  * and parent ids 16): an answer with other text in their place is a BAD_RESPONSE, so none reaches an agent as a trace id.
  *
  * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
@@ -179,7 +179,7 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
     }
 
     static TraceSummary summarise(JsonArray spans) throws ConnectorException {
-        JsonObject root = null;
+        List<ZipkinSpans.Span> reports = new ArrayList<>(spans.size());
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         boolean error = false;
@@ -199,7 +199,6 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             if (spanTraceId.length() > traceId.length()) {
                 traceId = spanTraceId;
             }
-            id(span, "id", SPAN_ID, "a span id (16 hex digits)");
             long start = timestamp(span);
             long duration = micros(span, "duration", MAX_DURATION_MICROS); // 0: unset, as in Zipkin's model
             if (start != Long.MAX_VALUE) {
@@ -211,13 +210,12 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             if (tags != null && tags.containsKey("error")) {
                 error = true;
             }
-            boolean isRoot = isRoot(span);
-            if (root == null || (isRoot && !isRoot(root)) || (isRoot == isRoot(root) && start < timestamp(root))) {
-                root = span;
-            }
+            JsonObject endpoint = object(span, "localEndpoint");
+            reports.add(new ZipkinSpans.Span(id(span, "id", SPAN_ID, "a span id (16 hex digits)"), parentId(span),
+                    span.getString("kind", ""), span.get("shared") == JsonValue.TRUE,
+                    endpoint == null ? "" : endpoint.getString("serviceName", ""), span.getString("name", ""), start));
         }
-        JsonObject endpoint = object(root, "localEndpoint");
-        String service = endpoint == null ? "" : endpoint.getString("serviceName", "");
+        ZipkinSpans.Span root = ZipkinSpans.root(reports);
         // Zipkin leaves out a time it does not know (a span still in flight, or reported without one): without a timed
         // span with a duration the trace's duration is unknown, not 0 ms, and without any timestamp so is its start
         Instant start = first == Long.MAX_VALUE ? TraceSummary.UNKNOWN_START
@@ -225,7 +223,7 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         // spans decades apart (one dated 1970) would make the trace the slowest by far: beyond the bound no duration is believed
         double durationMs = anyDuration && last - first <= MAX_DURATION_MICROS ? (last - first) / 1000.0
                 : TraceSummary.UNKNOWN_DURATION;
-        return new TraceSummary(traceId, root.getString("name", ""), service, start, durationMs, spans.size(), error);
+        return new TraceSummary(traceId, root.name(), root.service(), start, durationMs, ZipkinSpans.count(reports), error);
     }
 
     /**
@@ -242,15 +240,16 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
     }
 
     /**
-     * Whether the span is a root: it has no {@code parentId} (absent or null, or all zeros, which
-     * Zipkin's model reads as none). A parent that is not a span id is a BAD_RESPONSE.
+     * The span's {@code parentId}, empty when it has none: absent or null, or all zeros, which Zipkin's
+     * model reads as none. A parent that is not a span id is a BAD_RESPONSE.
      */
-    private static boolean isRoot(JsonObject span) throws ConnectorException {
+    private static String parentId(JsonObject span) throws ConnectorException {
         JsonValue parent = span.get("parentId");
         if (parent == null || parent.getValueType() == JsonValue.ValueType.NULL) {
-            return true;
+            return "";
         }
-        return id(span, "parentId", SPAN_ID, "a span id (16 hex digits)").equals(NO_PARENT);
+        String id = id(span, "parentId", SPAN_ID, "a span id (16 hex digits)");
+        return id.equals(NO_PARENT) ? "" : id;
     }
 
     /** The low 64 bits of a trace id, the part Zipkin groups spans by when it is not strict about trace ids. */
