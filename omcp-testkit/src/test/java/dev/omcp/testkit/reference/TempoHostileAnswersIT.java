@@ -118,6 +118,19 @@ class TempoHostileAnswersIT {
     }
 
     @Test
+    void aSpanDatedJustAfter1970_doesNotMakeTheFetchedTrace56YearsLong_andTheSlowest() throws Exception {
+        searchHit("\"startTimeUnixNano\":\"" + START_NANOS + "\"");
+        // 1000 ns is no OTLP "unset", yet no span of a trace of 2026 started then: beyond Tempo's own uint32 milliseconds
+        // (as the search hit's durationMs and the zipkin plugin bound it) the spans tell no duration
+        trace(span("AAAAAAAAAAE=", "", 0L, 240L) + ",{\"spanId\":\"AAAAAAAAAAI=\",\"parentSpanId\":\"AAAAAAAAAAE=\",\"name\":\"op\","
+                + "\"startTimeUnixNano\":\"1000\",\"endTimeUnixNano\":\"" + (START_NANOS + 120_000_000L) + "\"}");
+        assertThat(onlyTrace()).satisfies(t -> {
+            assertThat(t.durationMs()).isNaN();
+            assertThat(t.spanCount()).isEqualTo(2);
+        });
+    }
+
+    @Test
     void aTraceWhoseSpansHaveNoTimes_hasAnUnknownDurationAndStart_notOneFrom1970() throws Exception {
         searchHit("");
         trace(span("AAAAAAAAAAE=", "", null, null) + "," + span("AAAAAAAAAAI=", "AAAAAAAAAAE=", null, 120L));

@@ -86,10 +86,18 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
         return new TempoTrace(count, error, rootName, rootService, start == Long.MAX_VALUE ? NO_TIME : start, end);
     }
 
-    /** From the earliest span start to the latest span end; NaN (unknown) when the spans do not tell both. */
+    /**
+     * From the earliest span start to the latest span end; NaN (unknown) when the spans do not tell
+     * both, or lie further apart than a search hit's {@code durationMs} can say ({@link
+     * TempoConnector#MAX_DURATION_MS}, as the zipkin plugin bounds its traces): a span dated just
+     * after 1970 would otherwise make the trace decades long and rank it the slowest.
+     */
     double durationMs() {
-        return startNanos == NO_TIME || endNanos == NO_TIME || endNanos < startNanos ? Double.NaN
-                : (endNanos - startNanos) / 1_000_000.0;
+        if (startNanos == NO_TIME || endNanos == NO_TIME || endNanos < startNanos
+                || endNanos - startNanos > TempoConnector.MAX_DURATION_MS * 1_000_000L) {
+            return Double.NaN;
+        }
+        return (endNanos - startNanos) / 1_000_000.0;
     }
 
     private static boolean isError(JsonValue code) {
