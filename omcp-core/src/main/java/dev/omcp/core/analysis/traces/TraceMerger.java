@@ -186,9 +186,17 @@ public final class TraceMerger {
                 timed(t) ? t.durationMs() : Double.NaN, t.spanCount(), t.hasError());
     }
 
-    /** {@code text} when at most {@value #MAX_NAME} characters, else its start and an ellipsis. */
+    /**
+     * {@code text} when at most {@value #MAX_NAME} characters, else its start and an ellipsis; a
+     * character outside the Basic Multilingual Plane is never cut in half (a lone surrogate is no
+     * text, and the JSON written for the agent would carry a {@code ?} or fail in its place).
+     */
     private static String cut(String text) {
-        return text.length() <= MAX_NAME ? text : text.substring(0, MAX_NAME - 1) + "…";
+        if (text.length() <= MAX_NAME) {
+            return text;
+        }
+        int end = MAX_NAME - 1;
+        return text.substring(0, Character.isHighSurrogate(text.charAt(end - 1)) ? end - 1 : end) + "…";
     }
 
     /** Nearest-rank percentile of sorted values; empty for no values. */

@@ -258,6 +258,16 @@ class TraceMergerTest {
     }
 
     @Test
+    void aRootNameCutWhereACharacterOutsideTheBasicPlaneStands_neverKeepsHalfOfIt() {
+        // the cut falls between the two UTF-16 halves of the emoji: half a character is no text, and JSON writes it as '?'
+        String name = "x".repeat(TraceMerger.MAX_NAME - 2) + "😀" + "tail";
+        TraceSummary t = merger.merge(TraceQueryEcho.defaults("checkout"),
+                List.of(new Answered("tempo", List.of(new TraceSummary("a1", name, name, T, 5, 1, false))))).traces().getFirst();
+        assertThat(t.rootName()).isEqualTo("x".repeat(TraceMerger.MAX_NAME - 2) + "…");
+        assertThat(t.rootService()).isEqualTo(t.rootName());
+    }
+
+    @Test
     void percentiles_onOneTwoAnEvenCountAndEqualValues() {
         assertThat(TraceMerger.percentile(new double[] {5}, 50)).hasValue(5.0);
         assertThat(TraceMerger.percentile(new double[] {5, 9}, 50)).hasValue(5.0);
