@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -86,21 +87,9 @@ final class ResourceReader {
         switch (kind) {
             case "pod" -> {
                 attributes.put("phase", text(status, "phase", "Unknown"));
-                boolean ready = status.get("containerStatuses") instanceof JsonArray statuses && !statuses.isEmpty()
-                        && statuses.stream().allMatch(s -> s instanceof JsonObject o && o.getBoolean("ready", false));
-                attributes.put("ready", Boolean.toString(ready));
+                attributes.put("ready", Boolean.toString(podReady(status)));
             }
-            case "node" -> {
-                String ready = "Unknown";
-                if (status.get("conditions") instanceof JsonArray conditions) {
-                    for (JsonValue c : conditions) {
-                        if (c instanceof JsonObject cond && "Ready".equals(cond.getString("type", ""))) {
-                            ready = text(cond, "status", "Unknown");
-                        }
-                    }
-                }
-                attributes.put("ready", ready);
-            }
+            case "node" -> attributes.put("ready", readyCondition(status).orElse("Unknown"));
             case "service" -> attributes.put("type", text(spec, "type", "ClusterIP"));
             case "deployment", "statefulset", "replicaset" -> {
                 if (spec.get("replicas") instanceof jakarta.json.JsonNumber n) {
@@ -129,6 +118,33 @@ final class ResourceReader {
                 first(owners, slashedOwners, "ownersDropped", attributes), keyPart(nodeName) ? nodeName : "", selector,
                 first(containers, slashedContainers, "containersDropped", attributes), Map.copyOf(attributes),
                 version(metadata.getString("resourceVersion", "")));
+    }
+
+    /**
+     * Whether a pod is ready as its {@code Ready} condition says: that is what puts it into its services'
+     * endpoints, and it is false while a readiness gate is not passed even if every container is ready.
+     * Without the condition (a server that reports none), whether it has containers and all are ready.
+     */
+    private static boolean podReady(JsonObject status) {
+        Optional<String> condition = readyCondition(status);
+        if (condition.isPresent()) {
+            return condition.get().equals("True");
+        }
+        return status.get("containerStatuses") instanceof JsonArray statuses && !statuses.isEmpty()
+                && statuses.stream().allMatch(s -> s instanceof JsonObject o && o.getBoolean("ready", false));
+    }
+
+    /** The status of the {@code Ready} condition (the last one, should there be several); empty without one. */
+    private static Optional<String> readyCondition(JsonObject status) {
+        Optional<String> ready = Optional.empty();
+        if (status.get("conditions") instanceof JsonArray conditions) {
+            for (JsonValue c : conditions) {
+                if (c instanceof JsonObject cond && "Ready".equals(cond.getString("type", ""))) {
+                    ready = Optional.of(text(cond, "status", "Unknown"));
+                }
+            }
+        }
+        return ready;
     }
 
     /** Whether {@code part} can be joined into a key or node id with {@code '/'} and read back: it holds none. */

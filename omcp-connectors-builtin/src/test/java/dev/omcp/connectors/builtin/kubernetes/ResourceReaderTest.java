@@ -112,4 +112,29 @@ class ResourceReaderTest {
         assertThat(r.nodeName()).isEmpty();
         assertThat(r.attributes()).containsEntry("ownersDropped", "2").containsEntry("containersDropped", "1");
     }
+
+    private static JsonObject pod(String readyCondition, boolean containersReady) {
+        JsonObjectBuilder status = Json.createObjectBuilder().add("phase", "Running")
+                .add("containerStatuses", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "app")
+                        .add("ready", containersReady)));
+        if (readyCondition != null) {
+            status.add("conditions", Json.createArrayBuilder()
+                    .add(Json.createObjectBuilder().add("type", "ContainersReady").add("status", containersReady ? "True" : "False"))
+                    .add(Json.createObjectBuilder().add("type", "Ready").add("status", readyCondition)));
+        }
+        return Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("namespace", "prod").add("name", "p"))
+                .add("status", status).build();
+    }
+
+    @Test
+    void aPodIsReady_asItsReadyConditionSays_notAsItsContainersAre() {
+        // a readiness gate not yet passed (a load balancer's target not yet healthy) keeps the pod out of its services'
+        // endpoints while every container is ready: the Ready condition is what the endpoints controller reads
+        assertThat(ResourceReader.read("pod", pod("False", true)).attributes()).containsEntry("ready", "false");
+        assertThat(ResourceReader.read("pod", pod("True", true)).attributes()).containsEntry("ready", "true");
+        assertThat(ResourceReader.read("pod", pod("Unknown", true)).attributes()).containsEntry("ready", "false");
+        // without conditions (an API server that reports none), the containers tell
+        assertThat(ResourceReader.read("pod", pod(null, true)).attributes()).containsEntry("ready", "true");
+        assertThat(ResourceReader.read("pod", pod(null, false)).attributes()).containsEntry("ready", "false");
+    }
 }
