@@ -4,7 +4,9 @@ import dev.omcp.connectors.builtin.backend.TtlCache;
 import dev.omcp.connectors.builtin.transport.SettingFile;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.text.LogField;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -51,6 +53,21 @@ final class ClusterAccess {
 
     HttpClient client() {
         return client;
+    }
+
+    /**
+     * A GET of {@code uri} with the cluster's credentials, over HTTP/1.1 whatever the client prefers. Over
+     * HTTP/2 every request of the source would be a stream of one connection, and each watch holds its
+     * stream for minutes: past the API server's limit of streams a connection may carry (100 by default,
+     * 250 in older releases; {@code --http2-max-streams-per-connection}), the JDK's client fails the next
+     * request ("too many concurrent streams") instead of opening another connection, as client-go does.
+     * A source watching 17 namespaces (6 watches each) would then lose watches, lists and health checks.
+     * Over HTTP/1.1 each open watch has a connection of its own, and lists reuse the idle ones.
+     */
+    HttpRequest.Builder get(URI uri) throws ConnectorException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).version(HttpClient.Version.HTTP_1_1).GET();
+        authorization().ifPresent(a -> request.header("Authorization", a));
+        return request;
     }
 
     /** The {@code Authorization} header value to add, if the cluster needs one the source does not provide. */

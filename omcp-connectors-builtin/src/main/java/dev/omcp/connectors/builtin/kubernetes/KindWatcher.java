@@ -452,8 +452,7 @@ final class KindWatcher implements Runnable {
         Map<String, String> query = new LinkedHashMap<>();
         query.put("limit", Integer.toString(PAGE_SIZE));
         continueToken.ifPresent(t -> query.put("continue", t)); // opaque, so URL-encoded like every query value
-        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, query)).GET().header("Accept", "application/json");
-        access.authorization().ifPresent(a -> request.header("Authorization", a));
+        HttpRequest.Builder request = access.get(http.uri(path, query)).header("Accept", "application/json");
         return http.exchange(request.build(), AnswerBudget.Reading.TREE, (status, body) -> {
             if (status == 410 && continueToken.isPresent()) {
                 // Kubernetes API concepts: the token expired; a consistent list has to start over without it
@@ -595,9 +594,7 @@ final class KindWatcher implements Runnable {
         long endsAt = System.nanoTime() + deadline.toNanos();
         // the request's own timeout is the watch's deadline, not the request timeout: an API server answers a watch at once,
         // but one (or a proxy) that holds a quiet watch's headers until its first event is still a quiet watch
-        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, query)).GET().header("Accept", "application/json")
-                .timeout(deadline);
-        access.authorization().ifPresent(a -> request.header("Authorization", a));
+        HttpRequest.Builder request = access.get(http.uri(path, query)).header("Accept", "application/json").timeout(deadline);
         HttpResponse<InputStream> response;
         try {
             response = access.client().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());

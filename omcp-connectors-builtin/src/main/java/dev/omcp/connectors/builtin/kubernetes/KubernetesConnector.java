@@ -164,8 +164,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         String version;
         try {
             BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes", answerBudget);
-            HttpRequest.Builder request = HttpRequest.newBuilder(http.uri("/version", Map.of())).GET().timeout(requestTimeout);
-            access.authorization().ifPresent(a -> request.header("Authorization", a));
+            HttpRequest.Builder request = access.get(http.uri("/version", Map.of())).timeout(requestTimeout);
             // the version is read inside the reader: the answer's tree is garbage before its bytes leave the budget
             version = http.send(request.build(), AnswerBudget.Reading.TREE,
                     body -> BackendHttp.version(http.json(body).getString("gitVersion", "")));

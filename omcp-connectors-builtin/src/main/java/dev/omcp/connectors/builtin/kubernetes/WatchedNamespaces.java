@@ -19,9 +19,10 @@ import java.util.regex.Pattern;
 final class WatchedNamespaces {
     static final String SETTING = "namespaces";
     /**
-     * The most namespaces one source watches: each takes one watch per namespaced kind, held open
-     * on the API server (64 namespaces, 384 watches), as many as a cluster-wide source of a large
-     * cluster is worth.
+     * The most namespaces one source watches: each takes one watch per namespaced kind (6), held open
+     * on the API server, and the source tries nodes and namespaces cluster-wide besides: at most
+     * 64 * 6 + 2 = 386 watches, each on a connection of its own ({@link ClusterAccess#get}), as many
+     * as a cluster-wide source of a large cluster is worth. Refused here, before any watch starts.
      */
     static final int MAX = 64;
     /** Kubernetes' namespace names are RFC 1123 labels (apimachinery's IsDNS1123Label). */
@@ -59,8 +60,8 @@ final class WatchedNamespaces {
         }
         if (names.size() > MAX) {
             throw bad("the setting " + SETTING + " lists " + names.size() + " namespaces; a source watches at most " + MAX
-                    + " (each takes a watch per kind on the API server). Split them over several sources, or remove the setting and "
-                    + "grant the source's identity a ClusterRole to watch the whole cluster");
+                    + " (each takes a watch per kind on the API server, 6 a namespace). Split them over several sources, or remove the "
+                    + "setting and grant the source's identity a ClusterRole to watch the whole cluster");
         }
         return Optional.of(List.copyOf(names));
     }

@@ -518,6 +518,18 @@ class KubernetesConnectorIT {
         assertThat(topology("").nodes()).isNotEmpty();
     }
 
+    @Test
+    void everyRequest_isHttp11_soTheWatchesNeverRunOutOfTheStreamsOfOneHttp2Connection(@TempDir Path dir) throws Exception {
+        // A kubeconfig source's client prefers HTTP/2 (negotiated over TLS; over plain HTTP it asks for an h2c upgrade, which
+        // is how this test sees the preference). On HTTP/2 every watch would be a stream of one connection, and the JDK's
+        // client fails a request past the API server's stream limit (100 by default) instead of opening another connection.
+        connector = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfigWithServer(dir, api.url()).toString()).build());
+        eventually(() -> !api.watchRequests("/api/v1/pods").isEmpty());
+        assertThat(connector.health().up()).isTrue();
+        assertThat(api.listRequests("/api/v1/pods")).isNotEmpty();
+        assertThat(api.requests()).isNotEmpty().allSatisfy(r -> assertThat(r.headers()).doesNotContainKeys("upgrade", "http2-settings"));
+    }
+
     private static Path kubeconfigWithServer(Path dir, String server) throws Exception {
         return Files.writeString(dir.resolve("config"), """
                 current-context: test
