@@ -94,8 +94,9 @@ public final class AuditEntryCodec {
         if (!AuditEntry.isHash(prevHash) || !AuditEntry.isHash(hash)) {
             throw new IllegalArgumentException("fields 'prevHash' and 'hash' must be 64 lower-case hex digits");
         }
-        if (seq < 1) {
-            throw new IllegalArgumentException("field 'seq' must be 1 or more");
+        if (seq < 1 || seq > AuditEntry.MAX_SEQ) {
+            // past MAX_SEQ two seqs share one canonical spelling, so the hash could not tell the entries apart
+            throw new IllegalArgumentException("field 'seq' must be 1 to " + AuditEntry.MAX_SEQ);
         }
         return new AuditEntry(ts, seq, text(json, "actor"), textOrNull(json, "tenant"), text(json, "resource"),
                 text(json, "action"), textOrNull(json, "method"), textOrNull(json, "path"), (int) status,

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * {@code prevHash} is the previous entry's {@code hash}, or {@link #GENESIS_HASH} for the first.
  *
  * @param ts when it was recorded, at millisecond precision, never earlier than the previous entry
- * @param seq position in the chain, starting at 1, without gaps
+ * @param seq position in the chain, starting at 1, without gaps, at most {@link #MAX_SEQ}
  * @param actor who did it
  * @param tenant the actor's tenant; {@code null} when none
  * @param resource what was acted on
@@ -46,6 +46,13 @@ public record AuditEntry(
     /** The {@code prevHash} of the first entry: 64 zeros. */
     public static final String GENESIS_HASH = "0".repeat(64);
 
+    /**
+     * The largest {@code seq}: 2^53 - 1, the largest integer up to which every integer has its own
+     * RFC 8785 spelling (numbers are IEEE 754 doubles there). Past it two entries differing only in
+     * {@code seq} would hash the same.
+     */
+    public static final long MAX_SEQ = (1L << 53) - 1;
+
     private static final Pattern HEX_SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final DateTimeFormatter TS_FORMAT =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -55,8 +62,8 @@ public record AuditEntry(
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(resource, "resource");
         Objects.requireNonNull(action, "action");
-        if (seq < 1) {
-            throw new IllegalArgumentException("seq must be 1 or more, got " + seq);
+        if (seq < 1 || seq > MAX_SEQ) {
+            throw new IllegalArgumentException("seq must be 1 to " + MAX_SEQ + ", got " + seq);
         }
         if (status < 0 || status > 999) {
             throw new IllegalArgumentException("status must be 0 (no request) or an HTTP status, got " + status);
