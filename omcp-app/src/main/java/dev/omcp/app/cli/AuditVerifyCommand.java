@@ -119,42 +119,48 @@ public final class AuditVerifyCommand implements Callable<Integer> {
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
     }
 
-    /** Splits the stream at line breaks and hands each line to the verifier, without holding the file. */
+    /**
+     * Splits the stream at line breaks and hands each line to the verifier, without holding the file.
+     * A line is given up on as soon as it is longer than any entry: a file that never breaks its line
+     * (gigabytes of zeros, a device) would otherwise be read to its end, or for ever, to say the same.
+     */
     private static void feed(InputStream in, ChainVerifier verifier) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream(512);
-        long length = 0;
         byte[] buffer = new byte[1 << 16];
         int n;
         while ((n = in.read(buffer)) > 0) {
             int start = 0;
             for (int i = 0; i < n; i++) {
                 if (buffer[i] == '\n') {
-                    length += i - start;
-                    if (length <= MAX_LINE) {
-                        line.write(buffer, start, i - start);
-                        verifier.accept(line.toByteArray(), true);
-                    } else {
-                        verifier.acceptOversized(length);
+                    if (tooLong(line, i - start, verifier)) {
+                        return;
                     }
+                    line.write(buffer, start, i - start);
+                    verifier.accept(line.toByteArray(), true);
                     line.reset();
-                    length = 0;
                     start = i + 1;
                     if (verifier.isBroken()) {
                         return;
                     }
                 }
             }
-            length += n - start;
-            if (length <= MAX_LINE) {
-                line.write(buffer, start, n - start);
+            if (tooLong(line, n - start, verifier)) {
+                return;
             }
+            line.write(buffer, start, n - start);
         }
-        if (length > 0) {
-            if (length <= MAX_LINE) {
-                verifier.accept(line.toByteArray(), false);
-            } else {
-                verifier.acceptOversized(length);
-            }
+        if (line.size() > 0) {
+            verifier.accept(line.toByteArray(), false);
         }
+    }
+
+    /** Whether {@code more} bytes would make the line longer than any entry; if so the verifier is told. */
+    private static boolean tooLong(ByteArrayOutputStream line, int more, ChainVerifier verifier) {
+        long length = (long) line.size() + more;
+        if (length <= MAX_LINE) {
+            return false;
+        }
+        verifier.acceptOversized(length);
+        return true;
     }
 }

@@ -2,6 +2,7 @@ package dev.omcp.app.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.adapters.storage.audit.FsyncPolicy;
 import dev.omcp.adapters.storage.audit.JsonlAuditLog;
@@ -10,6 +11,7 @@ import dev.omcp.app.cli.OmcpCommand;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.ports.audit.AuditEvent;
 import java.io.PrintWriter;
+import java.io.RandomAccessFile;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -355,6 +357,22 @@ class AuditAcceptanceIT {
         Files.writeString(file, "x".repeat(3 << 20) + "\n", StandardOpenOption.APPEND);
 
         Run verify = omcp("audit", "verify", file.toString());
+        assertThat(verify.exit()).isEqualTo(1);
+        assertThat(verify.out()).startsWith("BROKEN at seq 3 ").contains("longer than any audit entry");
+    }
+
+    @Test
+    void aLineWithoutEnd_isNamedOnceItIsLongerThanAnyEntry_withoutReadingOnToItsEnd() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        AuditChain chain = chain(file, FsyncPolicy.NEVER, TornTailPolicy.REPAIR);
+        write(chain, 2);
+        chain.close();
+        // 64 GiB without a line break (sparse: it takes no disk), as a hostile or mistaken file can end
+        try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+            raw.setLength(raw.length() + (64L << 30));
+        }
+
+        Run verify = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> omcp("audit", "verify", file.toString()));
         assertThat(verify.exit()).isEqualTo(1);
         assertThat(verify.out()).startsWith("BROKEN at seq 3 ").contains("longer than any audit entry");
     }

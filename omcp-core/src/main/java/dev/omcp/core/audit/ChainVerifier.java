@@ -228,6 +228,16 @@ public final class ChainVerifier {
             fail(expected, Reason.UNPARSABLE_LINE, "the line is not valid UTF-8");
             return;
         }
+        // what an editor or a text-mode copy does to a file is named as such, not only as "not JSON"
+        if (text.isEmpty()) {
+            fail(expected, Reason.UNPARSABLE_LINE, "the line is empty; the gateway never writes an empty line");
+            return;
+        }
+        if (text.charAt(0) == '\uFEFF') {
+            fail(expected, Reason.UNPARSABLE_LINE, "the line starts with a byte order mark (U+FEFF), which the gateway never"
+                    + " writes: the file was saved by an editor or converted after it was written");
+            return;
+        }
         JsonObject json;
         try (JsonReader reader = Jsonp.reader((text))) {
             JsonValue value = reader.readValue();
@@ -255,7 +265,10 @@ public final class ChainVerifier {
             return;
         }
         if (!canonical.equals(text)) {
-            fail(expected, Reason.NOT_CANONICAL, "the line differs from the RFC 8785 canonical form of its own content");
+            fail(expected, Reason.NOT_CANONICAL, text.endsWith("\r")
+                    ? "the line ends with a carriage return: the file has Windows line breaks (CRLF), which the gateway never"
+                            + " writes, so it was converted or edited after it was written"
+                    : "the line differs from the RFC 8785 canonical form of its own content");
             return;
         }
         boolean anchor = segment && count == 0;
@@ -312,7 +325,8 @@ public final class ChainVerifier {
     /**
      * Counts a line too long to be an entry (the reader did not keep its bytes) as unparsable.
      *
-     * @param length the line's length in bytes
+     * @param length how many bytes of the line were read: more than any entry holds, and possibly not all
+     *     of it, as a reader need not read on to the line's end to know it is no entry
      */
     public void acceptOversized(long length) {
         if (fileIndex < 0) {
@@ -321,7 +335,7 @@ public final class ChainVerifier {
         lineInFile++;
         atFileStart = false;
         if (broken == null) {
-            fail(lastSeq + 1, Reason.UNPARSABLE_LINE, "the line is " + length + " bytes long, longer than any audit entry");
+            fail(lastSeq + 1, Reason.UNPARSABLE_LINE, "the line is at least " + length + " bytes long, longer than any audit entry");
         }
     }
 

@@ -142,6 +142,29 @@ class ChainVerifierTest {
     }
 
     @Test
+    void whatAnEditorOrACopyDoesToAFile_isNamedAsSuch_notOnlyAsNotJsonOrNotCanonical() {
+        String[] lines = new String(chainFile(2), StandardCharsets.UTF_8).split("\n");
+
+        // saved by an editor that adds a byte order mark
+        assertDetail("\uFEFF" + lines[0] + "\n", ChainVerifier.Reason.UNPARSABLE_LINE, "byte order mark");
+        // converted to Windows line breaks (unix2dos, a text-mode copy)
+        assertDetail(lines[0] + "\r\n" + lines[1] + "\r\n", ChainVerifier.Reason.NOT_CANONICAL, "carriage return");
+        // an empty line, as an editor leaves at the end
+        assertDetail(lines[0] + "\n" + lines[1] + "\n\n", ChainVerifier.Reason.UNPARSABLE_LINE, "empty");
+        // a seq past the exact range of a JSON number, which no entry can have
+        assertDetail(lines[0].replace("\"seq\":1,", "\"seq\":9007199254740993,") + "\n", ChainVerifier.Reason.UNPARSABLE_LINE,
+                "seq");
+    }
+
+    private void assertDetail(String file, ChainVerifier.Reason reason, String detail) {
+        ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(), file.getBytes(StandardCharsets.UTF_8));
+        assertThat(result).isInstanceOfSatisfying(ChainVerifier.Broken.class, broken -> {
+            assertThat(broken.reason()).as(broken.detail()).isEqualTo(reason);
+            assertThat(broken.detail()).contains(detail);
+        });
+    }
+
+    @Test
     void whatATamperedLineHolds_isShownOnOneShortLine_soItCannotDriveTheTerminalThatPrintsTheVerdict() {
         String[] lines = new String(chainFile(2), StandardCharsets.UTF_8).split("\n");
         // JSON escapes decode to ESC, line breaks and a bidi override: printed raw they would clear the
