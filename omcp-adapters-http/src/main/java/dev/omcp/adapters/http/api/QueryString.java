@@ -15,15 +15,22 @@ import java.util.Optional;
 
 /**
  * The query parameters of a management request, decoded strictly: percent-escapes and UTF-8 only,
- * {@code +} as a space. Every route reads its parameters here, never through Javalin's
- * {@code ctx.queryParam*}: those drop a parameter whose escape is invalid ({@code ?actor=a%ZZ}
- * answered every entry, {@code ?dryRun%ZZ=true} passed the check of unknown parameters and the
- * change was made), decode in the charset the body's {@code Content-Type} names, and fail with a
- * 500 on a {@code charset} parameter without a value. A query string that cannot be decoded is
- * refused by {@link ApiRoutes} before any route handler runs.
+ * {@code +} as a space, characters outside ASCII sent unescaped as the UTF-8 Jetty read them as.
+ * Every route reads its parameters here, never through Javalin's {@code ctx.queryParam*}: those drop
+ * a parameter whose escape is invalid ({@code ?actor=a%ZZ} answered every entry,
+ * {@code ?dryRun%ZZ=true} passed the check of unknown parameters and the change was made), decode
+ * in the charset the body's {@code Content-Type} names, and fail with a 500 on a {@code charset}
+ * parameter without a value. A query string that cannot be decoded is refused by
+ * {@link ApiRoutes} before any route handler runs.
  */
 public final class QueryString {
     private static final String ATTRIBUTE = QueryString.class.getName();
+    /**
+     * What Jetty hands over for raw bytes on the request line that are not UTF-8: it decodes the line as
+     * UTF-8 and puts this replacement character in their place (checked by {@code QueryStringIT}). So a
+     * raw one is refused like an escape of such bytes, never read as a character the client meant.
+     */
+    private static final char NOT_UTF8 = '\uFFFD';
 
     /** The outcome of decoding: the parameters in order, or what is wrong with the query string. */
     sealed interface Decoded {}
@@ -78,10 +85,21 @@ public final class QueryString {
                 continue;
             }
             int eq = pair.indexOf('=');
-            Optional<String> name = text(eq < 0 ? pair : pair.substring(0, eq));
+            String escapedName = eq < 0 ? pair : pair.substring(0, eq);
+            if (escapedName.isEmpty()) {
+                // the value is not quoted: it may be a secret, and without a name nothing else identifies the pair
+                return new Invalid("a query parameter has an empty name (an '=' with nothing before it, as in '?=value'); put the"
+                        + " parameter's name before the '=', or leave the pair out");
+            }
+            if (pair.indexOf(NOT_UTF8) >= 0) {
+                return new Invalid("the query parameter '" + JsonpExchange.printable(escapedName) + "' holds bytes that are not UTF-8"
+                        + " sent unescaped (or a U+FFFD sent unescaped, which the server cannot tell from them); percent-encode"
+                        + " its UTF-8 bytes (U+FFFD is %EF%BF%BD), or leave it out");
+            }
+            Optional<String> name = text(escapedName);
             Optional<String> value = text(eq < 0 ? "" : pair.substring(eq + 1));
             if (name.isEmpty() || value.isEmpty()) {
-                return new Invalid("the query parameter '" + JsonpExchange.printable(eq < 0 ? pair : pair.substring(0, eq))
+                return new Invalid("the query parameter '" + JsonpExchange.printable(escapedName)
                         + "' is not valid percent-encoded UTF-8 (a '%' must be followed by two hex digits, and the bytes must be"
                         + " UTF-8); encode it again, or leave it out");
             }
@@ -115,7 +133,7 @@ public final class QueryString {
             } else if (c == '+') {
                 bytes.write(' ');
             } else if (!Character.isSurrogate(c)) {
-                // a character sent unescaped stands for itself
+                // a character sent unescaped stands for itself: Jetty read the raw bytes as UTF-8, never as ISO-8859-1
                 bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
             } else if (Character.isHighSurrogate(c) && i + 1 < escaped.length() && Character.isLowSurrogate(escaped.charAt(i + 1))) {
                 bytes.writeBytes(escaped.substring(i, i + 2).getBytes(StandardCharsets.UTF_8));

@@ -126,6 +126,23 @@ class QueryStringTest {
     }
 
     @Test
+    void aReplacementCharacterSentUnescaped_isRefused_forJettyPutsItWhereRawBytesAreNotUtf8() {
+        // QueryStringIT: a raw ISO-8859-1 'é' (byte E9) reaches the route as U+FFFD
+        for (String raw : List.of("name=Jos\ufffd", "name=\ufffd&x=1", "x=1&na\ufffdme=2")) {
+            assertThat(problem(raw)).as(raw).containsPattern("^the query parameter '(name|na\\?me)' holds bytes that are not UTF-8")
+                    .contains("percent-encode its UTF-8 bytes (U+FFFD is %EF%BF%BD)");
+        }
+        assertThat(decoded("name=%EF%BF%BD").get("name")).as("escaped, it is the character").containsExactly("\ufffd");
+    }
+
+    @Test
+    void anEmptyName_isRefused_sayingSo_withoutQuotingTheValue() {
+        for (String raw : List.of("=x", "a=1&=secret", "=", "=%ZZ", "=\ufffd")) {
+            assertThat(problem(raw)).as(raw).startsWith("a query parameter has an empty name").doesNotContain("''", "secret");
+        }
+    }
+
+    @Test
     void aLoneSurrogateSentUnescaped_isRefused() {
         assertThat(problem("a=x\ud83d")).startsWith("the query parameter 'a'");
         assertThat(problem("a=\ude00x")).startsWith("the query parameter 'a'");
