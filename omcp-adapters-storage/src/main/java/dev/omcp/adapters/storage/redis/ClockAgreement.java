@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * {@value #RECHECK_SECONDS} s later, during which a clock stepped back minutes would accept sessions whose
  * entries are gone. The Redis server's clock can only be seen by measuring; a step there makes replicas
  * stricter, never laxer, until the next measurement.
+ *
+ * <p>A skew ends only once a measurement finds the clock {@link #RECOVERY_MARGIN_MILLIS} within the limit: a clock sitting
+ * at the limit is found on either side of it as the round trip varies, and each crossing would end and begin the skew
+ * again, logging a pair of lines and serving and refusing by turns. The margin only ever refuses more, never less.
  */
 final class ClockAgreement {
     private static final Logger LOG = LoggerFactory.getLogger(ClockAgreement.class);
@@ -35,6 +39,14 @@ final class ClockAgreement {
      * some 15 ms in {@value #RECHECK_SECONDS} s; a step moves it by whole seconds or more.
      */
     static final long STEP_TOLERANCE_MILLIS = 1000;
+    /**
+     * How far within {@link RedisRevocationStore#MAX_CLOCK_OFFSET} a clock found off must come back before it is served
+     * again. What varies between two measurements of a steady clock is how long the question took to reach the store:
+     * milliseconds on a working network, and a measurement accounts for the whole round trip anyway. A clock slewed by NTP
+     * (at most 0.5 ms a second) takes over half an hour to cross a second, and anything faster is a step, a real change
+     * worth a line. A larger margin would only keep a replica that was off refused longer, with nothing gained.
+     */
+    static final long RECOVERY_MARGIN_MILLIS = 1000;
     /**
      * How far apart two clocks are taken to be at most (some 73 million years): a store answering a time
      * that far off is off all the same, and the arithmetic on the difference can then never wrap round.
@@ -53,6 +65,36 @@ final class ClockAgreement {
     private enum Finding { AGREES, OFF, INCONCLUSIVE }
 
     /**
+     * What one question to the store read, before it is judged against the skew in force.
+     *
+     * @param startedNanos when it asked the store, by the monotonic clock
+     * @param wallMillis this replica's clock when the answer came
+     * @param answeredNanos the monotonic clock then
+     * @param roundTripMillis how long the answer took, by the monotonic clock
+     * @param latestMillis how far ahead of the store's this clock is at most ({@code wall - store})
+     */
+    private record Reading(long startedNanos, long wallMillis, long answeredNanos, long roundTripMillis, long latestMillis) {
+        /** How far ahead this clock is at least: the store read its clock somewhere in the round trip. */
+        long earliestMillis() {
+            return latestMillis - roundTripMillis;
+        }
+
+        /** What is reported: the midpoint. */
+        long offsetMillis() {
+            return earliestMillis() + roundTripMillis / 2;
+        }
+
+        boolean newerThan(Measurement other) {
+            return other == null || startedNanos - other.startedNanos() > 0;
+        }
+
+        /** Whether this clock may be within {@code allowedMillis} of the store's, either way. */
+        boolean within(long allowedMillis) {
+            return earliestMillis() <= allowedMillis && latestMillis >= -allowedMillis;
+        }
+    }
+
+    /**
      * One comparison with the store's clock.
      *
      * @param startedNanos when it asked the store, by the monotonic clock: of two measurements, the later asked is in force
@@ -64,17 +106,6 @@ final class ClockAgreement {
      */
     private record Measurement(long startedNanos, long wallMillis, long answeredNanos, Finding finding, String disagreement,
             boolean skewed) {
-        boolean newerThan(Measurement other) {
-            return other == null || startedNanos - other.startedNanos > 0;
-        }
-
-        /** This, taking over from {@code before}: one that proves nothing leaves a skew (or its absence) as it was. */
-        Measurement after(Measurement before) {
-            boolean wasSkewed = before != null && before.skewed;
-            return finding == Finding.INCONCLUSIVE && skewed != wasSkewed
-                    ? new Measurement(startedNanos, wallMillis, answeredNanos, finding, disagreement, wasSkewed) : this;
-        }
-
         /** Whether a read must measure again rather than go by this. */
         boolean due(long nowNanos, long nowWallMillis) {
             long elapsedNanos = nowNanos - answeredNanos;
@@ -125,34 +156,45 @@ final class ClockAgreement {
         long wall = clock.millis();
         // the store read its clock during the round trip, when this clock showed between wall - roundTrip and wall; the round
         // trip is timed by the monotonic clock, so a slow answer never makes an agreeing clock look off, and a step of this
-        // clock while the answer was on its way is not taken for a slow answer. The midpoint is what is reported.
-        long roundTrip = (answered - started) / 1_000_000;
-        long latest = distance(wall, storeMillis);
-        long earliest = latest - roundTrip;
-        long offset = earliest + roundTrip / 2;
-        long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
-        // the span the store's reading may stand anywhere in is the round trip: once that is longer than the limit, a clock
-        // up to twice the limit off would pass, and four such clocks outrun the deletion margin; so it proves nothing
-        Finding finding = roundTrip > limit ? Finding.INCONCLUSIVE
-                : earliest <= limit && latest >= -limit ? Finding.AGREES : Finding.OFF;
-        String refusal = switch (finding) {
-            case AGREES -> null;
-            case OFF -> disagreement(offset, limit);
-            case INCONCLUSIVE -> inconclusive(roundTrip);
-        };
-        Measurement measured = new Measurement(started, wall, answered, finding, refusal, finding == Finding.OFF);
-        // an older measurement that ends last (a slow answer, or a thread that was descheduled) must not replace a newer one
-        Measurement before = last.getAndAccumulate(measured, (current, fresh) -> fresh.newerThan(current) ? fresh.after(current) : current);
-        if (measured.newerThan(before)) {
-            if (finding == Finding.INCONCLUSIVE) {
+        // clock while the answer was on its way is not taken for a slow answer
+        Reading reading = new Reading(started, wall, answered, (answered - started) / 1_000_000, distance(wall, storeMillis));
+        // an older measurement that ends last (a slow answer, or a thread that was descheduled) must not replace a newer one;
+        // a reading is judged against the skew in force where it takes over, so that the margin holds however threads interleave
+        Measurement before = last.getAndUpdate(current -> reading.newerThan(current) ? judged(reading, current) : current);
+        Measurement measured = judged(reading, before);
+        if (reading.newerThan(before)) {
+            long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
+            if (measured.finding() == Finding.INCONCLUSIVE) {
                 // nothing is known of the clock; one line per slow answer, which is rare and worth seeing
                 LOG.warn("event=clock-check-inconclusive store={} roundTripMillis={} limitMillis={} effect=\"this request is refused;"
                         + " the next one measures again\" fix=\"if it recurs, check the Redis server's latency (redis-cli --latency,"
-                        + " SLOWLOG) and this host's pauses (garbage collection, CPU steal)\"", store, roundTrip, limit);
+                        + " SLOWLOG) and this host's pauses (garbage collection, CPU steal)\"", store, reading.roundTripMillis(), limit);
             }
-            logChange(before, measured.after(before), offset, limit);
+            logChange(before, measured, reading.offsetMillis(), limit);
         }
         return measured;
+    }
+
+    /**
+     * What {@code reading} shows, taking over from {@code before}: while a skew is in force the clock must come
+     * {@link #RECOVERY_MARGIN_MILLIS} within the limit to end it, and a reading that proves nothing leaves a skew (or its
+     * absence) as it was.
+     */
+    private Measurement judged(Reading reading, Measurement before) {
+        boolean wasSkewed = before != null && before.skewed();
+        long limit = RedisRevocationStore.MAX_CLOCK_OFFSET.toMillis();
+        long allowed = wasSkewed ? limit - RECOVERY_MARGIN_MILLIS : limit;
+        // the span the store's reading may stand anywhere in is the round trip: once that is longer than the limit, a clock
+        // up to twice the limit off would pass, and four such clocks outrun the deletion margin; so it proves nothing
+        Finding finding = reading.roundTripMillis() > limit ? Finding.INCONCLUSIVE
+                : reading.within(allowed) ? Finding.AGREES : Finding.OFF;
+        String refusal = switch (finding) {
+            case AGREES -> null;
+            case OFF -> reading.within(limit) ? stillSkewed(reading.offsetMillis(), allowed) : disagreement(reading.offsetMillis(), limit);
+            case INCONCLUSIVE -> inconclusive(reading.roundTripMillis());
+        };
+        boolean skewed = finding == Finding.INCONCLUSIVE ? wasSkewed : finding == Finding.OFF;
+        return new Measurement(reading.startedNanos(), reading.wallMillis(), reading.answeredNanos(), finding, refusal, skewed);
     }
 
     /**
@@ -177,6 +219,14 @@ final class ClockAgreement {
                 + " the clock of the shared store " + store + " (OMCP_REDIS_URL), more than the " + span(limit) + " a replica may be:"
                 + " replicas judge by their own clocks when sessions expire and when revoked ones leave the shared blocklist, so a"
                 + " revoked session could be accepted again; synchronize the clocks of this host and of the Redis server (NTP), then retry";
+    }
+
+    /** A clock back within the limit, but not yet within the margin that ends its skew. */
+    private String stillSkewed(long offset, long allowed) {
+        return "this gateway's clock is " + span(Math.abs(offset)) + (offset > 0 ? " ahead of" : " behind")
+                + " the clock of the shared store " + store + " (OMCP_REDIS_URL): it was further off than a replica may be, and is"
+                + " served again once it is within " + span(allowed) + " (a margin, so that a clock at the limit does not come and"
+                + " go); synchronize the clocks of this host and of the Redis server (NTP), then retry";
     }
 
     /**

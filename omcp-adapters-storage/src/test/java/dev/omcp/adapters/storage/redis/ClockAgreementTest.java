@@ -282,6 +282,91 @@ class ClockAgreementTest {
         assertThat(said(Level.ERROR, "clock-skew-with-shared-store")).hasSize(1);
     }
 
+    /** Measures against a store whose clock stands at T0, each measurement starting after the one before and taking 1 ms. */
+    private ClockAgreement againstAStoreAtT0() {
+        AtomicLong monotonic = new AtomicLong();
+        return new ClockAgreement(replica, () -> {
+            monotonic.addAndGet(1_000_000);
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+    }
+
+    @Test
+    void aClockRightAtTheLimit_jitteringAcrossIt_isOneSkew_loggedOnce_endedOnlyWellWithinTheLimit() {
+        // the round trip's jitter moves a clock that sits at 30 s to either side of it: each crossing back must not end the
+        // skew, or every crossing logs a pair of lines and the replica serves and refuses by turns
+        ClockAgreement measured = againstAStoreAtT0();
+        for (long millis : new long[] {30_200, 29_800, 30_100, 29_500, 30_400, 29_100}) {
+            replica.set(T0.plusMillis(millis));
+            assertThatThrownBy(measured::check).as("%d ms ahead", millis).isInstanceOf(SharedStateUnavailableException.class);
+        }
+
+        replica.set(T0.plusMillis(29_000));
+        assertThatCode(measured::check).as("1 s within the limit ends it").doesNotThrowAnyException();
+
+        assertThat(said(Level.ERROR, "clock-skew-with-shared-store")).hasSize(1);
+        assertThat(said(Level.INFO, "clock-agrees-with-shared-store")).hasSize(1);
+    }
+
+    @Test
+    void theMarginHoldsBehindTheStoreToo() {
+        ClockAgreement measured = againstAStoreAtT0();
+        replica.set(T0.minusMillis(30_500));
+        assertThatThrownBy(measured::check).hasMessageContaining("30 s behind").hasMessageContaining("more than the 30 s");
+        replica.set(T0.minusMillis(29_500));
+        assertThatThrownBy(measured::check).isInstanceOf(SharedStateUnavailableException.class);
+        replica.set(T0.minusMillis(28_900));
+        assertThatCode(measured::check).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRefusalWithinTheLimit_saysTheClockWasFurtherOff_andHowCloseItMustComeBack() {
+        ClockAgreement measured = againstAStoreAtT0();
+        replica.set(T0.plusSeconds(45));
+        assertThatThrownBy(measured::check).isInstanceOf(SharedStateUnavailableException.class);
+        replica.set(T0.plusMillis(29_700));
+
+        assertThatThrownBy(measured::check).isInstanceOf(SharedStateUnavailableException.class)
+                .hasMessageContaining("clock is 29 s ahead of the clock of the shared store redis://127.0.0.1:6390")
+                .hasMessageContaining("within 29 s").hasMessageContaining("(NTP)").hasMessageNotContaining("more than the 30 s");
+    }
+
+    @Test
+    void theMarginIsForEndingASkew_aClockThatWasNeverOff_isServedUpToTheLimit() {
+        ClockAgreement measured = againstAStoreAtT0();
+        replica.set(T0.plusMillis(29_900));
+        assertThatCode(measured::check).doesNotThrowAnyException();
+
+        replica.set(T0.plusSeconds(31));
+        assertThatThrownBy(measured::check).isInstanceOf(SharedStateUnavailableException.class);
+        replica.set(T0);
+        measured.check();
+        replica.set(T0.plusMillis(29_900));
+
+        assertThatCode(measured::check).as("the skew ended; the full limit applies again").doesNotThrowAnyException();
+        assertThat(said(Level.ERROR, "clock-skew-with-shared-store")).hasSize(1);
+    }
+
+    @Test
+    void anInconclusiveMeasurementDuringASkew_doesNotEndItsMargin() {
+        AtomicLong monotonic = new AtomicLong();
+        AtomicInteger calls = new AtomicInteger();
+        ClockAgreement measured = new ClockAgreement(replica, () -> {
+            monotonic.addAndGet(1_000_000);
+            if (calls.getAndIncrement() == 1) {
+                stall(monotonic, Duration.ofSeconds(50));
+            }
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
+        replica.set(T0.plusMillis(31_500));
+        assertThatThrownBy(measured::check).hasMessageContaining("31 s ahead");
+        assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
+        replica.set(T0.plusMillis(29_500));
+
+        assertThatThrownBy(measured::check).isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining("within 29 s");
+        assertThat(said(Level.INFO, "clock-agrees-with-shared-store")).isEmpty();
+    }
+
     @Test
     void anInconclusiveMeasurement_tellsTheOperatorWhatToCheck() {
         AtomicLong monotonic = new AtomicLong();
