@@ -14,7 +14,9 @@ public interface ConnectorContext {
     /**
      * An HTTP client for this source: connect timeout set, redirects not followed, TLS and
      * authentication settings of the source applied, and every connection checked by the egress
-     * guard when the host name is resolved. Connectors must use it for every backend call.
+     * guard when the host name is resolved. Connectors must use it for every backend call. Over
+     * TLS it prefers HTTP/2, one connection per backend, and sends a request past the backend's
+     * limit of concurrent streams again over HTTP/1.1 instead of failing it.
      */
     HttpClient httpClient();
 

@@ -2,6 +2,7 @@ package dev.omcp.connectors.builtin.transport;
 
 import dev.omcp.ports.egress.EgressPolicy;
 import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,7 @@ public final class EgressGuardedClients {
                 // resolve the destination itself: its addresses would never meet the egress rules, as for sources
                 .proxy(HttpClient.Builder.NO_PROXY)
                 .build();
-        return new GuardedHttpClient(delegate, policy, requestTimeout, Optional.empty(), Map.of(), Optional.empty());
+        return new GuardedHttpClient(delegate, policy, requestTimeout, Optional.empty(), Map.of(), Optional.empty(),
+                new StreamLimitFallback(Optional.empty(), Clock.systemUTC()));
     }
 }

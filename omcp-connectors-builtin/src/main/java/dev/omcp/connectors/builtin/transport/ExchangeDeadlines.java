@@ -135,7 +135,8 @@ final class ExchangeDeadlines {
         return t;
     }
 
-    private static void discard(HttpResponse<?> response) {
+    /** Closes the body of an answer nobody will read, if it is a stream (and so holds its connection). */
+    static void discard(HttpResponse<?> response) {
         if (response != null && response.body() instanceof InputStream in) {
             try {
                 in.close();

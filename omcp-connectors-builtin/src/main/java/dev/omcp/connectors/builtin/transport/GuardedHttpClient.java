@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
@@ -30,7 +31,8 @@ import javax.net.ssl.SSLParameters;
  * resolved), gives every request the source's timeout (held until the answer has arrived in full,
  * not only its headers), and adds the source's authorization and
  * extra headers only to requests for the source's own origin, so a connector cannot leak them
- * elsewhere.
+ * elsewhere. A request the backend's HTTP/2 connection has no stream left for is sent once more
+ * over HTTP/1.1, checked as a new request ({@link StreamLimitFallback}).
  */
 final class GuardedHttpClient extends HttpClient {
     /** Why a backend named by host cannot be reached, and what the operator registers to fix it. */
@@ -44,10 +46,12 @@ final class GuardedHttpClient extends HttpClient {
     private final Optional<String> authorization;
     private final Map<String, String> headers;
     private final Optional<String> origin;
+    private final StreamLimitFallback streamLimit;
 
     GuardedHttpClient(HttpClient delegate, EgressPolicy policy, Duration requestTimeout, Optional<String> authorization,
-            Map<String, String> headers, Optional<String> origin) {
+            Map<String, String> headers, Optional<String> origin, StreamLimitFallback streamLimit) {
         this.delegate = delegate;
+        this.streamLimit = streamLimit;
         this.policy = policy;
         this.requestTimeout = requestTimeout;
         this.authorization = authorization;
@@ -112,7 +116,8 @@ final class GuardedHttpClient extends HttpClient {
      * the headers, so a backend trickling its body would otherwise hold the caller without end.
      * Past the timeout the caller is interrupted, the JDK cancels the exchange, and this throws an
      * {@link HttpTimeoutException}; an interrupt of the caller's own still throws
-     * {@link InterruptedException}.
+     * {@link InterruptedException}. A request sent again over HTTP/1.1 ({@link StreamLimitFallback})
+     * is held to the same deadline, counted from the first attempt.
      */
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
@@ -121,7 +126,7 @@ final class GuardedHttpClient extends HttpClient {
         ExchangeDeadlines.Watch watch = ExchangeDeadlines.SHARED.watch(Thread.currentThread(), timeout);
         HttpResponse<T> response;
         try {
-            response = delegate.send(guarded, handler);
+            response = sendOrRetryOverHttp11(request, guarded, handler);
         } catch (InterruptedException | IOException e) {
             if (watch.finish()) {
                 throw timedOut(timeout, e);
@@ -136,6 +141,28 @@ final class GuardedHttpClient extends HttpClient {
         return response;
     }
 
+    private <T> HttpResponse<T> sendOrRetryOverHttp11(HttpRequest request, HttpRequest guarded, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
+        try {
+            return delegate.send(guarded, handler);
+        } catch (IOException e) {
+            if (!StreamLimitFallback.refused(e)) {
+                throw e;
+            }
+            return delegate.send(retryOverHttp11(request), handler);
+        }
+    }
+
+    /**
+     * The caller's {@code request} over HTTP/1.1, through the same checks as any request: the retry
+     * opens a connection of its own, so it is judged as a new request, not waved through.
+     */
+    private HttpRequest retryOverHttp11(HttpRequest request) throws IOException {
+        HttpRequest retry = guard(StreamLimitFallback.overHttp11(request));
+        streamLimit.fellBack(retry.uri());
+        return retry;
+    }
+
     private static HttpTimeoutException timedOut(Duration timeout, Exception cause) {
         HttpTimeoutException timedOut = new HttpTimeoutException("the answer did not arrive in full within " + timeout.toMillis() + " ms");
         timedOut.initCause(cause);
@@ -148,20 +175,26 @@ final class GuardedHttpClient extends HttpClient {
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-        try {
-            HttpRequest guarded = guard(request);
-            return ExchangeDeadlines.SHARED.bound(delegate.sendAsync(guarded, handler), timeoutOf(guarded));
-        } catch (IOException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return exchangeAsync(request, guarded -> delegate.sendAsync(guarded, handler));
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
+        return exchangeAsync(request, guarded -> delegate.sendAsync(guarded, handler, pushPromiseHandler));
+    }
+
+    /**
+     * Starts {@code exchange} with the guarded request, and again over HTTP/1.1 when the backend refuses
+     * it a stream; both attempts together are held to the request's timeout.
+     */
+    private <T> CompletableFuture<HttpResponse<T>> exchangeAsync(HttpRequest request,
+            Function<HttpRequest, CompletableFuture<HttpResponse<T>>> exchange) {
         try {
             HttpRequest guarded = guard(request);
-            return ExchangeDeadlines.SHARED.bound(delegate.sendAsync(guarded, handler, pushPromiseHandler), timeoutOf(guarded));
+            CompletableFuture<HttpResponse<T>> attempts = StreamLimitFallback.orRetry(exchange.apply(guarded),
+                    () -> exchange.apply(retryOverHttp11(request)));
+            return ExchangeDeadlines.SHARED.bound(attempts, timeoutOf(guarded));
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }

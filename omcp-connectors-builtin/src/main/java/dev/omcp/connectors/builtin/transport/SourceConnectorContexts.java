@@ -86,20 +86,22 @@ public final class SourceConnectorContexts implements ConnectorContexts {
         // use, as a connector that brings its own TLS material (Kubernetes in-cluster, kubeconfig) never uses it and
         // an unused JDK client keeps a selector thread until it is collected
         Optional<SSLContext> ssl = TlsContexts.build(settings.tls());
-        return new Context(ssl, settings, origin);
+        return new Context(source.name(), ssl, settings, origin);
     }
 
-    private HttpClient client(TlsMaterial tls, SourceTransportSettings settings, Optional<String> origin) throws ConnectorException {
-        return client(TlsContexts.build(tls), settings, origin);
+    private HttpClient client(String source, TlsMaterial tls, SourceTransportSettings settings, Optional<String> origin)
+            throws ConnectorException {
+        return client(source, TlsContexts.build(tls), settings, origin);
     }
 
-    private HttpClient client(Optional<SSLContext> ssl, SourceTransportSettings settings, Optional<String> origin) {
+    private HttpClient client(String source, Optional<SSLContext> ssl, SourceTransportSettings settings, Optional<String> origin) {
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .proxy(HttpClient.Builder.NO_PROXY)
                 // Plain HTTP: the JDK's HTTP/2 default asks every request for an h2c upgrade that
-                // Prometheus and Loki never grant. TLS keeps HTTP/2, negotiated through ALPN.
+                // Prometheus and Loki never grant. TLS keeps HTTP/2, negotiated through ALPN; a
+                // request past the backend's limit of streams goes over HTTP/1.1 (StreamLimitFallback).
                 .version(plainHttp(origin) ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2)
                 // Responses complete on the client's selector thread instead of hopping through a
                 // thread pool before reaching the waiting virtual thread: half the CPU per request.
@@ -107,7 +109,8 @@ public final class SourceConnectorContexts implements ConnectorContexts {
                 // body handlers of the builtin connectors never block.
                 .executor(Runnable::run);
         ssl.ifPresent(builder::sslContext);
-        return new GuardedHttpClient(builder.build(), policy, requestTimeout, settings.authorization(), settings.headers(), origin);
+        return new GuardedHttpClient(builder.build(), policy, requestTimeout, settings.authorization(), settings.headers(), origin,
+                new StreamLimitFallback(Optional.of(source), clock));
     }
 
     private static boolean plainHttp(Optional<String> origin) {
@@ -135,12 +138,14 @@ public final class SourceConnectorContexts implements ConnectorContexts {
     }
 
     private final class Context implements ConnectorContext {
+        private final String source;
         private final Optional<SSLContext> ssl;
         private final SourceTransportSettings settings;
         private final Optional<String> origin;
         private HttpClient client;
 
-        Context(Optional<SSLContext> ssl, SourceTransportSettings settings, Optional<String> origin) {
+        Context(String source, Optional<SSLContext> ssl, SourceTransportSettings settings, Optional<String> origin) {
+            this.source = source;
             this.ssl = ssl;
             this.settings = settings;
             this.origin = origin;
@@ -149,7 +154,7 @@ public final class SourceConnectorContexts implements ConnectorContexts {
         @Override
         public synchronized HttpClient httpClient() {
             if (client == null) {
-                client = client(ssl, settings, origin);
+                client = client(source, ssl, settings, origin);
             }
             return client;
         }
@@ -176,7 +181,7 @@ public final class SourceConnectorContexts implements ConnectorContexts {
 
         @Override
         public HttpClient httpClient(TlsMaterial tls) throws ConnectorException {
-            return client(tls, settings, origin);
+            return client(source, tls, settings, origin);
         }
     }
 }
