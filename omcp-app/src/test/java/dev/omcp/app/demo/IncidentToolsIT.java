@@ -125,6 +125,26 @@ class IncidentToolsIT {
     }
 
     @Test
+    void aFailingTracesId_asTheFilterOfQueryLogs_findsWhatEachServiceOnItsPathLoggedAboutThatRequest() {
+        // the step an agent takes after query_traces: the trace id searched in the logs of the services it passed through
+        JsonObject failing = tool("query_traces", "{\"service\":\"payments\",\"errorsOnly\":true,\"limit\":1}");
+        String traceId = failing.getJsonArray("traces").getJsonObject(0).getString("traceId");
+        List<String> levels = new java.util.ArrayList<>();
+        for (String service : List.of("frontend", "checkout", "payments", "payments-db", "inventory")) {
+            JsonObject logs = tool("query_logs", "{\"service\":\"" + service + "\",\"filter\":\"" + traceId
+                    + "\",\"duration\":\"20m\"}");
+            assertThat(logs.getJsonArray("lines")).as(service + ": " + logs).hasSize(1);
+            JsonObject line = McpHttpClient.parse(logs.getJsonArray("lines").getJsonObject(0).getString("line"));
+            assertThat(line.getString("trace_id")).isEqualTo(traceId);
+            assertThat(line.getString("service")).isEqualTo(service);
+            levels.add(line.getString("level"));
+        }
+        assertThat(levels).as("the failing trace's errors are in the logs too").contains("error");
+        JsonObject elsewhere = tool("query_logs", "{\"service\":\"catalog\",\"filter\":\"" + traceId + "\",\"duration\":\"20m\"}");
+        assertThat(elsewhere.getJsonArray("lines")).as("a checkout never reaches the catalog").isEmpty();
+    }
+
+    @Test
     void queryTraces_ranksTheWholeWindow_notTheNewestFew_andSaysHowManyMatched() {
         // QA: limit 5 showed one failing trace while 27 had failed in the window, and no note said the list was cut
         JsonObject failing = tool("query_traces", "{\"service\":\"payments\",\"errorsOnly\":true,\"limit\":1000}");

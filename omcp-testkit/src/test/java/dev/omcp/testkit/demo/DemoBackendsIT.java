@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,88 @@ class DemoBackendsIT {
         JsonArray links = json(get(backends.zipkinUrl() + "/api/v2/dependencies?endTs=" + NOW.toEpochMilli() + "&lookback=600000", false).body()).asJsonArray();
         assertThat(links.toString()).contains("\"parent\":\"payments\",\"child\":\"payments-db\"");
         assertThat(get(backends.zipkinUrl() + "/api/v2/trace/0000000000000000", false).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aFailingTraceFromZipkin_findsItsRequestsLinesInLoki_inEveryServiceOnItsPath_withTheErrorsOfTheFailingOnes() throws Exception {
+        // what an agent does next: the trace id of a failing checkout, searched in the logs, finds what each service
+        // the request passed through wrote about it (the timeout in payments, the 502 in the frontend)
+        JsonArray failing = json(get(backends.zipkinUrl() + "/api/v2/traces?serviceName=payments&annotationQuery=error&lookback=600000"
+                + "&limit=10&endTs=" + NOW.toEpochMilli(), false).body()).asJsonArray();
+        List<JsonArray> ended = endedBeforeNow(failing);
+        assertThat(ended).as("failing payment traces during the incident").hasSizeGreaterThan(2);
+        boolean sawPoolTimeout = false;
+        for (JsonArray trace : ended) {
+            Map<String, JsonObject> logged = assertLoggedUnderItsIds(trace);
+            JsonObject payments = logged.get("payments");
+            if (payments.getString("level").equals("error")) {
+                assertThat(payments.getString("msg")).isEqualTo("timeout acquiring connection from pool payments-db after 750ms");
+                sawPoolTimeout = true;
+            }
+        }
+        assertThat(sawPoolTimeout).isTrue();
+    }
+
+    @Test
+    void aBrowseTraceFromZipkin_findsItsRequestsLinesInLoki_inTheFrontendTheCatalogAndItsCache() throws Exception {
+        JsonArray browsing = json(get(backends.zipkinUrl() + "/api/v2/traces?serviceName=catalog-cache&lookback=600000&limit=5&endTs="
+                + NOW.toEpochMilli(), false).body()).asJsonArray();
+        List<JsonArray> ended = endedBeforeNow(browsing);
+        assertThat(ended).isNotEmpty();
+        for (JsonArray trace : ended) {
+            assertThat(assertLoggedUnderItsIds(trace)).containsOnlyKeys("frontend", "catalog", "catalog-cache");
+        }
+    }
+
+    /** The traces whose every span ended before the fixed now: their services have written their lines. */
+    private static List<JsonArray> endedBeforeNow(JsonArray traces) {
+        long nowMicros = NOW.toEpochMilli() * 1000;
+        return traces.stream().map(JsonValue::asJsonArray).filter(t -> t.stream().map(JsonValue::asJsonObject)
+                .allMatch(s -> s.getJsonNumber("timestamp").longValue() + s.getJsonNumber("duration").longValue() < nowMicros)).toList();
+    }
+
+    /**
+     * Searches Loki for the trace's id around its time and checks that each service with a server span in it wrote one
+     * line of the request, under the trace's id and that span's id, at error level exactly when the span failed.
+     *
+     * @return the line each service wrote, parsed
+     */
+    private static Map<String, JsonObject> assertLoggedUnderItsIds(JsonArray trace) throws Exception {
+        String traceId = trace.getJsonObject(0).getString("traceId");
+        Map<String, JsonObject> serverSpans = new java.util.TreeMap<>();
+        long startMicros = Long.MAX_VALUE;
+        long endMicros = 0;
+        for (JsonValue value : trace) {
+            JsonObject span = value.asJsonObject();
+            startMicros = Math.min(startMicros, span.getJsonNumber("timestamp").longValue());
+            endMicros = Math.max(endMicros, span.getJsonNumber("timestamp").longValue() + span.getJsonNumber("duration").longValue());
+            if (span.getString("kind").equals("SERVER")) {
+                serverSpans.put(span.getJsonObject("localEndpoint").getString("serviceName"), span);
+            }
+        }
+        String query = "{namespace=\"shop\"} |= \"" + traceId + "\"";
+        HttpResponse<String> response = get(backends.lokiUrl() + "/loki/api/v1/query_range?query=" + URLEncoder.encode(query,
+                StandardCharsets.UTF_8) + "&start=" + (startMicros * 1000 - 60_000_000_000L) + "&end=" + (endMicros * 1000 + 1000)
+                + "&limit=100", false);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        Map<String, JsonObject> logged = new java.util.TreeMap<>();
+        for (JsonValue stream : json(response.body()).asJsonObject().getJsonObject("data").getJsonArray("result")) {
+            String service = stream.asJsonObject().getJsonObject("stream").getString("service_name");
+            for (JsonValue value : stream.asJsonObject().getJsonArray("values")) {
+                assertThat(logged.put(service, json(value.asJsonArray().getString(1)).asJsonObject()))
+                        .as("one line of the request in " + service).isNull();
+            }
+        }
+        assertThat(logged.keySet()).as(traceId).isEqualTo(serverSpans.keySet());
+        for (Map.Entry<String, JsonObject> line : logged.entrySet()) {
+            JsonObject span = serverSpans.get(line.getKey());
+            assertThat(line.getValue().getString("trace_id")).isEqualTo(traceId);
+            assertThat(line.getValue().getString("span_id")).isEqualTo(span.getString("id"));
+            boolean failed = span.getJsonObject("tags").containsKey("error");
+            assertThat(line.getValue().getString("level")).as(line.toString()).isEqualTo(failed ? "error"
+                    : line.getKey().equals("payments-db") && line.getValue().getString("msg").startsWith("slow query") ? "warn" : "info");
+        }
+        return logged;
     }
 
     @Test

@@ -10,21 +10,30 @@ import java.util.SplittableRandom;
 /**
  * The shop's logs: sampled access logs, sign-in events (with the e-mail addresses and IPs a real
  * shop leaks into logs, so redaction has work to do), and during the incident the errors each
- * failing service writes. Deterministic: a second of one pod always yields the same lines.
+ * failing service writes. The requests the simulated Zipkin traced are logged under their trace and
+ * span ids ({@link TracedRequestLines}), so a trace leads to its lines; the other requests' lines carry
+ * trace ids of their own, as a tracer that samples leaves most requests untraced. Deterministic: a
+ * second of one pod always yields the same lines.
  */
 public final class LogGenerator {
     /** How long the payments service waits for a database connection before it fails the request. */
     static final int POOL_TIMEOUT_MS = 750;
     /** The database logs a statement as slow from this duration on. */
     static final int SLOW_QUERY_MS = 200;
+    /** What checkout logs when payments failed it. */
+    static final String PAYMENT_AUTHORIZATION_FAILED = "payment authorization failed: upstream payments deadline exceeded";
+    /** What the frontend logs when checkout failed it. */
+    static final String CHECKOUT_FAILED = "checkout request failed with status 502";
     private static final String[] PATHS = {"/api/cart", "/api/products", "/api/orders", "/api/search", "/healthz"};
     private static final String[] USERS = {"alice@example.com", "bob.smith@example.org", "carol+shop@example.net", "dave@corp.example"};
     private static final String[] CLIENT_IPS = {"203.0.113.7", "198.51.100.23", "192.0.2.101", "2001:db8::17"};
 
     private final SimulatedSystem system;
+    private final TracedRequestLines traced;
 
     public LogGenerator(SimulatedSystem system) {
         this.system = system;
+        this.traced = new TracedRequestLines(system);
     }
 
     /** The stream labels of one pod. */
@@ -52,6 +61,9 @@ public final class LogGenerator {
                 generate(pod, second, from, to, out);
             }
         }
+        if (from < to && !pods.isEmpty()) {
+            out.addAll(traced.lines(pods, from, to));
+        }
         out.sort((a, b) -> Long.compare(a.epochNanos(), b.epochNanos()));
         return out;
     }
@@ -62,8 +74,10 @@ public final class LogGenerator {
         long t = second * 1000;
         Map<String, String> stream = streamOf(pod);
         double perPodRate = system.requestRate(service, t) / service.replicas();
-        // Access logs are sampled: about one line per 40 requests.
-        int access = poisson(random, perPodRate / 40);
+        // Access logs are sampled: about one line per 40 requests, the traced requests' lines among them
+        // (TracedRequestLines writes those), so following the traces adds no lines to the shop's volume.
+        double tracedPerPod = TraceGenerator.tracesPerSecondThrough(service.name()) / service.replicas();
+        int access = poisson(random, Math.max(0, perPodRate / 40 - tracedPerPod));
         for (int i = 0; i < access; i++) {
             long ms = t + random.nextInt(1000);
             double latency = system.medianLatency(service, ms) * Math.exp(0.5 * random.nextGaussian()) * 1000;
@@ -105,19 +119,31 @@ public final class LogGenerator {
                         * 1000);
                 // like a database's slow-query log: only statements past its threshold are logged
                 yield took < SLOW_QUERY_MS ? null : json("ts", iso(ms), "level", "warn", "service", service,
-                        "msg", "slow query: UPDATE payments SET status=$1 WHERE id=$2 took " + took + "ms",
-                        "lock_wait_ms", String.valueOf(Math.round(took * (0.3 + 0.4 * random.nextDouble()))));
+                        "msg", slowQuery(took), "lock_wait_ms", String.valueOf(Math.round(took * (0.3 + 0.4 * random.nextDouble()))));
             }
-            // the pool gives up well inside the latency the metrics show for failed payments requests
-            case "payments" -> json("ts", iso(ms), "level", "error", "service", service,
-                    "msg", "timeout acquiring connection from pool payments-db after " + POOL_TIMEOUT_MS + "ms", "pool_active", "50",
-                    "pool_max", "50", "trace_id", traceId(random));
+            case "payments" -> poolTimeout(ms, traceId(random), null);
             case "checkout" -> json("ts", iso(ms), "level", "error", "service", service,
-                    "msg", "payment authorization failed: upstream payments deadline exceeded", "trace_id", traceId(random));
+                    "msg", PAYMENT_AUTHORIZATION_FAILED, "trace_id", traceId(random));
             case "frontend" -> json("ts", iso(ms), "level", "error", "service", service,
-                    "msg", "checkout request failed with status 502", "trace_id", traceId(random));
+                    "msg", CHECKOUT_FAILED, "trace_id", traceId(random));
             default -> json("ts", iso(ms), "level", "warn", "service", service, "msg", "degraded dependency");
         };
+    }
+
+    static String slowQuery(long tookMs) {
+        return "slow query: UPDATE payments SET status=$1 WHERE id=$2 took " + tookMs + "ms";
+    }
+
+    /** The line of a payments request that found the pool exhausted; {@code spanId} null for a request the tracer did not sample. */
+    static String poolTimeout(long ms, String traceId, String spanId) {
+        // the pool gives up well inside the latency the metrics show for failed payments requests
+        List<String> fields = new ArrayList<>(List.of("ts", iso(ms), "level", "error", "service", "payments",
+                "msg", "timeout acquiring connection from pool payments-db after " + POOL_TIMEOUT_MS + "ms", "pool_active", "50",
+                "pool_max", "50", "trace_id", traceId));
+        if (spanId != null) {
+            fields.addAll(List.of("span_id", spanId));
+        }
+        return json(fields.toArray(String[]::new));
     }
 
     private static void add(List<LogLine> out, long from, long to, long ms, SplittableRandom random, Map<String, String> stream, String line) {
@@ -147,11 +173,11 @@ public final class LogGenerator {
         return String.format("%016x%016x", random.nextLong(), random.nextLong());
     }
 
-    private static String iso(long ms) {
+    static String iso(long ms) {
         return java.time.Instant.ofEpochMilli(ms).toString();
     }
 
-    private static String json(String... keyValues) {
+    static String json(String... keyValues) {
         Map<String, String> map = new LinkedHashMap<>();
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
             map.put(keyValues[i], keyValues[i + 1]);

@@ -12,6 +12,10 @@ import java.util.SplittableRandom;
 public final class TraceGenerator {
     /** How often a trace starts, per path. */
     private static final long TRACE_EVERY_MILLIS = 6_000;
+    /** The services a checkout passes through. */
+    private static final List<String> CHECKOUT_PATH = List.of("frontend", "checkout", "payments", "payments-db", "inventory");
+    /** The services a browse passes through. */
+    private static final List<String> BROWSE_PATH = List.of("frontend", "catalog", "catalog-cache");
 
     /**
      * One span in Zipkin's model.
@@ -28,6 +32,12 @@ public final class TraceGenerator {
 
     public TraceGenerator(SimulatedSystem system) {
         this.system = system;
+    }
+
+    /** How many traced requests pass through {@code service} per second, on average. */
+    static double tracesPerSecondThrough(String service) {
+        long paths = (CHECKOUT_PATH.contains(service) ? 1 : 0) + (BROWSE_PATH.contains(service) ? 1 : 0);
+        return paths * 1000.0 / TRACE_EVERY_MILLIS;
     }
 
     /** Every trace that started in {@code [fromMillis, toMillis)}, each as its spans (root first). */
