@@ -165,13 +165,13 @@ final class Credentials {
         boolean skip = Boolean.TRUE.equals(cluster.get("insecure-skip-tls-verify"));
         String server = serverUrl(string(cluster, "server"), clusterName, ca.isPresent() || cert.isPresent() || skip);
         checkTlsServerName(cluster, clusterName, server, skip);
-        Optional<String> token = Optional.of(string(user, "token").strip()).filter(t -> !t.isEmpty());
+        Optional<String> token = Optional.of(credential(user, "token", userName).strip()).filter(t -> !t.isEmpty());
         if (token.isPresent() && token.get().chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
             // refused here, by name: an HTTP header cannot carry it, and every request would fail as a connector bug
             throw bad("the kubeconfig user " + quoted(userName) + " has a token with a space, line break or other character a "
                     + "bearer token cannot hold; copy the token again");
         }
-        String tokenFileName = string(user, "tokenFile");
+        String tokenFileName = credential(user, "tokenFile", userName);
         Optional<Path> tokenFile = tokenFileName.isEmpty() ? Optional.empty()
                 : Optional.of(base.resolve(path(tokenFileName, "the kubeconfig's tokenFile")));
         Optional<String> authorization = token.map(t -> "Bearer " + t);
@@ -186,6 +186,31 @@ final class Credentials {
         }
         return new ClusterAccess(server, context.httpClient(new TlsMaterial(ca, cert, key, skip)), authorization, tokenFile,
                 context.clock());
+    }
+
+    /**
+     * A user's {@code token} or {@code tokenFile}: a string, or none when absent or empty ({@code token:}).
+     * Of any other type (a token YAML reads as a number, {@code token: 123456}) it fails the source
+     * naming the field: ignored, every request would go without credentials and get a 401 that says
+     * nothing of why. The value is not repeated: it is a secret.
+     */
+    private static String credential(Map<String, Object> user, String field, String userName) throws ConnectorException {
+        Object value = user.get(field);
+        if (value == null || value instanceof String) {
+            return value == null ? "" : (String) value;
+        }
+        throw bad("the kubeconfig user " + quoted(userName) + " has a " + field + " that is not a string (YAML read it as "
+                + yamlType(value) + "); quote it: " + field + ": \"...\"");
+    }
+
+    private static String yamlType(Object value) {
+        return switch (value) {
+            case Number n -> "a number";
+            case Boolean b -> "a boolean";
+            case List<?> l -> "a list";
+            case Map<?, ?> m -> "a mapping";
+            default -> "a " + value.getClass().getSimpleName();
+        };
     }
 
     /**

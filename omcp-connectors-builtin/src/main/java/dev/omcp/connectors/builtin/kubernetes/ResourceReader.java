@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * <p>Every field is bounded, so one object costs a bounded amount of memory whatever the server
  * sends. The bounds are Kubernetes' own validation limits where it has them: a real API server never
  * exceeds them, a broken or hostile one gets cut. What is dropped is counted in an attribute
- * ({@code labelsDropped}, {@code selectorDropped}, {@code ownersDropped}, {@code containersDropped}),
- * and the resource itself is kept.
+ * ({@code labelsDropped}, {@code selectorDropped}, {@code ownersDropped}, {@code containersDropped},
+ * {@code restartsUnreadable}), and the resource itself is kept. What a pod's containers say is wrong
+ * ({@code restarts}, {@code waitingReason}, {@code lastTerminationReason}) is read by {@link PodTrouble}.
  *
  * <p>No name the topology builds a key or node id from may hold a {@code '/'}: the keys and ids join
  * namespace, kind and name with it ({@link Resource#key()}, {@code TopologyNode.idOf}), so a pod named
@@ -45,6 +46,11 @@ final class ResourceReader {
      * 20 digits); the value is opaque to clients, so some room is left.
      */
     static final int MAX_VERSION_CHARS = 128;
+    /**
+     * The longest container waiting or termination reason kept. The kubelet's are short CamelCase words
+     * ({@code CreateContainerConfigError}, 26 characters); Kubernetes sets no limit, so a runtime's own have room.
+     */
+    static final int MAX_REASON_CHARS = 64;
     /** A resource version the watcher keeps, sends back and logs: visible ASCII, no space. */
     private static final Pattern VERSION = Pattern.compile("[!-~]+");
 
@@ -88,6 +94,7 @@ final class ResourceReader {
             case "pod" -> {
                 attributes.put("phase", text(status, "phase", "Unknown"));
                 attributes.put("ready", Boolean.toString(podReady(status)));
+                PodTrouble.read(status, attributes);
             }
             case "node" -> attributes.put("ready", readyCondition(status).orElse("Unknown"));
             case "service" -> attributes.put("type", text(spec, "type", "ClusterIP"));
@@ -103,6 +110,9 @@ final class ResourceReader {
             default -> {
                 // daemon sets: nothing beyond their relations
             }
+        }
+        if (terminating(metadata)) {
+            attributes.put("terminating", "true");
         }
         Map<String, String> labels = labels(metadata, "labels", "labelsDropped", attributes);
         // a selector cut short would select more pods than the service does: one that does not fit selects none
@@ -145,6 +155,18 @@ final class ResourceReader {
             }
         }
         return ready;
+    }
+
+    /**
+     * Whether the object is being deleted: the API server set its {@code deletionTimestamp}. A pod keeps
+     * running, and its Ready condition may stay true, until its grace period ends, but its services
+     * send it no new connections and its workload no longer counts it ready. A value of another type
+     * than the timestamp's string still says the server set one: only none, null or "" is none.
+     */
+    private static boolean terminating(JsonObject metadata) {
+        JsonValue deletion = metadata.get("deletionTimestamp");
+        return deletion != null && deletion.getValueType() != JsonValue.ValueType.NULL
+                && !(deletion instanceof JsonString s && s.getString().isEmpty());
     }
 
     /** Whether {@code part} can be joined into a key or node id with {@code '/'} and read back: it holds none. */

@@ -133,6 +133,30 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aCrashLoopingPodAndOneBeingDeleted_showWhyInTheirTopologyNodes() throws Exception {
+        JsonObject running = pod("prod", "api-7d9f-c", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app"));
+        JsonObject crashing = Json.createObjectBuilder(running).add("status", Json.createObjectBuilder().add("phase", "Running")
+                .add("containerStatuses", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "app").add("ready", false)
+                        .add("restartCount", 7)
+                        .add("state", Json.createObjectBuilder().add("waiting", Json.createObjectBuilder()
+                                .add("reason", "CrashLoopBackOff")))
+                        .add("lastState", Json.createObjectBuilder().add("terminated", Json.createObjectBuilder().add("reason", "OOMKilled")
+                                .add("exitCode", 137)))))).build();
+        JsonObject ready = pod("prod", "api-7d9f-d", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app"));
+        JsonObject leaving = Json.createObjectBuilder(ready).add("metadata", Json.createObjectBuilder(ready.getJsonObject("metadata"))
+                .add("deletionTimestamp", "2026-01-01T00:05:00Z")).build();
+        api.apply("/api/v1/pods", crashing).apply("/api/v1/pods", leaving);
+        connector = withToken();
+        Topology t = topology("prod");
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("pod/prod/api-7d9f-c")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("restarts", "7").containsEntry("waitingReason", "CrashLoopBackOff")
+                        .containsEntry("lastTerminationReason", "OOMKilled").containsEntry("ready", "false"));
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("pod/prod/api-7d9f-d")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("terminating", "true")
+                        .doesNotContainKeys("restarts", "waitingReason", "lastTerminationReason"));
+    }
+
+    @Test
     void aNamespaceViewKeepsItsResourcesAndTheNodesTheyRunOn() throws Exception {
         connector = withToken();
         Topology dev = topology("dev");
@@ -710,6 +734,27 @@ class KubernetesConnectorIT {
                     assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
                     assertThat(e.getMessage()).contains("user 'reader'").contains("token").doesNotContain("s3cret");
                 });
+    }
+
+    @Test
+    void aKubeconfigTokenOrTokenFileThatIsNoString_failsTheSourceNamingTheField_insteadOfA401WithoutAHint(@TempDir Path dir)
+            throws Exception {
+        // before: a token YAML reads as a number was dropped, every request went without credentials and got a bare 401
+        for (String user : List.of("{token: 123456789}", "{tokenFile: 42}", "{token: [a, b]}", "{token: true}")) {
+            Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                    current-context: test
+                    contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                    clusters: [{name: fake, cluster: {server: "%s"}}]
+                    users: [{name: reader, user: %s}]
+                    """.formatted(api.url(), user));
+            String field = user.substring(1, user.indexOf(':'));
+            assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                    .as(user).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                        assertThat(e.getMessage()).contains("user 'reader'").contains(field + " that is not a string")
+                                .contains("quote it").doesNotContain("123456789");
+                    });
+        }
     }
 
     @Test
