@@ -97,6 +97,11 @@ class IncidentToolsIT {
         assertThat(blast.getJsonObject("byOwner").keySet()).contains("statefulset/shop/payments-db");
         assertThat(blast.getBoolean("truncated")).isFalse();
         assertThat(blast.getBoolean("partial")).isFalse();
+        // the database's pod restarted while it was slow: the radius says so, and what it means, where the agent looks
+        JsonObject dbPod = blast.getJsonArray("nodes").stream().map(JsonValue::asJsonObject)
+                .filter(n -> n.getString("id").equals("pod/shop/payments-db-0")).findFirst().orElseThrow();
+        assertThat(dbPod.getJsonObject("attention").toString()).isEqualTo("{\"lastTerminationReason\":\"Error\",\"restarts\":\"2\"}");
+        assertThat(blast.getString("note")).contains("pod/shop/payments-db-0 (lastTerminationReason Error, restarts 2)");
         // DECISIONS.md: the same JSON as text for clients that ignore structured content
         JsonObject asText = McpHttpClient.parse(result("get_blast_radius", "{\"service\":\"payments-db\"}")
                 .getJsonArray("content").getJsonObject(0).getString("text"));

@@ -1,5 +1,7 @@
 package dev.omcp.core.analysis.blast;
 
+import dev.omcp.core.analysis.topology.ResourceTrouble;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,10 +18,12 @@ import java.util.Optional;
  *     {@code "runs on node/worker-3"}, {@code "owns pod/prod/api-1"}, or {@code "target"}
  * @param host the node or host it runs on (its placement root), when known
  * @param ownerRoot the root of its ownership chain (for a pod, its deployment), when it has one
+ * @param attention the attributes that say it is in trouble already ({@link ResourceTrouble#of}: a pod's
+ *     {@code waitingReason}, {@code restarts}...); empty for most
  */
 public record AffectedNode(
         String id, String kind, String name, String namespace, int hops, Optional<String> via, String impact,
-        Optional<String> host, Optional<String> ownerRoot) {
+        Optional<String> host, Optional<String> ownerRoot, Map<String, String> attention) {
     public AffectedNode {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
@@ -29,5 +33,6 @@ public record AffectedNode(
         Objects.requireNonNull(impact, "impact");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(ownerRoot, "ownerRoot");
+        attention = Map.copyOf(attention);
     }
 }

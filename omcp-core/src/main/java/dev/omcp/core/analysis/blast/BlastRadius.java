@@ -7,6 +7,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What is affected when the targets degrade.
@@ -39,7 +40,7 @@ public record BlastRadius(
 
     /**
      * The JSON form for {@code get_blast_radius}: {@code targets}, {@code unresolved},
-     * {@code nodes[]} ({@code id, kind, name, namespace, hops, via, impact, host, ownerRoot}),
+     * {@code nodes[]} ({@code id, kind, name, namespace, hops, via, impact, host, ownerRoot, attention}),
      * {@code byHost} and {@code byOwner} (id to member ids, sorted), {@code truncated},
      * {@code omitted}, {@code maxHopsReached}, {@code sources}, {@code total}.
      */
@@ -55,6 +56,12 @@ public record BlastRadius(
             o.add("impact", a.impact());
             a.host().ifPresent(h -> o.add("host", h));
             a.ownerRoot().ifPresent(r -> o.add("ownerRoot", r));
+            if (!a.attention().isEmpty()) {
+                // only on a node in trouble: a healthy radius does not grow by a map per resource
+                JsonObjectBuilder attention = Jsonp.provider().createObjectBuilder();
+                new TreeMap<>(a.attention()).forEach(attention::add);
+                o.add("attention", attention);
+            }
             n.add(o);
         }
         return Jsonp.provider().createObjectBuilder().add("targets", Jsonp.provider().createArrayBuilder(targets))

@@ -1,5 +1,6 @@
 package dev.omcp.core.analysis.blast;
 
+import dev.omcp.core.analysis.topology.ResourceTrouble;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.TopologyEdge;
@@ -78,7 +79,7 @@ public final class BlastRadiusWalker {
             host.ifPresent(h -> byHost.computeIfAbsent(h, k -> new ArrayList<>()).add(id));
             owner.ifPresent(o -> byOwner.computeIfAbsent(o, k -> new ArrayList<>()).add(id));
             nodes.add(new AffectedNode(id, n.kind(), n.name(), n.namespace(), hops.get(id), Optional.ofNullable(walk.via().get(id)),
-                    walk.impact().get(id), host, owner));
+                    walk.impact().get(id), host, owner, ResourceTrouble.of(n)));
         }
         return new BlastRadius(List.copyOf(start), unresolved, nodes, byHost, byOwner, order.size() > cap,
                 order.size() - cap, walk.maxHopsReached(), graph.sources(), affectedServices(graph, order, hops));

@@ -4,6 +4,7 @@ import dev.omcp.core.analysis.blast.AffectedNode;
 import dev.omcp.core.analysis.blast.BlastRadius;
 import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
+import dev.omcp.core.analysis.topology.ResourceTrouble;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
@@ -15,6 +16,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,7 +93,11 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                                     .add("via", Jsonp.object().add("type", "string"))
                                     .add("impact", Jsonp.object().add("type", "string"))
                                     .add("host", Jsonp.object().add("type", "string"))
-                                    .add("ownerRoot", Jsonp.object().add("type", "string")))))
+                                    .add("ownerRoot", Jsonp.object().add("type", "string"))
+                                    .add("attention", OutputFields.map("Present only on a resource already in trouble, as its "
+                                            + "source reports it: a pod's waitingReason (CrashLoopBackOff, ImagePullBackOff...), "
+                                            + "lastTerminationReason (OOMKilled, Error...), restarts, terminating. The note says what "
+                                            + "they mean.", "string")))))
                     .add("byHost", idsBy("Host or node id to the affected ids on it."))
                     .add("byOwner", idsBy("Ownership root id to the affected ids it owns."))
                     .add("truncated", Jsonp.object().add("type", "boolean"))
@@ -198,6 +204,9 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
             parts.add("Nothing else depends on '" + target + "' in the known topology: no callers, dependents or owners were found.");
         }
         caseTwins.ifPresent(parts::add);
+        Map<String, Map<String, String>> trouble = new LinkedHashMap<>();
+        blast.nodes().forEach(n -> trouble.put(n.id(), n.attention()));
+        ResourceTrouble.note(trouble, "affected resource").ifPresent(parts::add);
         if (blast.targets().size() > MAX_TARGETS) {
             parts.add("'" + target + "' matched " + blast.targets().size() + " resources (the same name in many namespaces); "
                     + "targets lists " + MAX_TARGETS + " and targetsOmitted counts the rest. Give namespace/name (for example "

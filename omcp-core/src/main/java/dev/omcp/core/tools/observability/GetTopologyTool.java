@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.topology.ResourceTrouble;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
@@ -83,7 +84,10 @@ public final class GetTopologyTool extends ObservabilityTool {
                                     .add("namespace", Jsonp.object().add("type", "string"))
                                     .add("hops", OutputFields.typed("integer", "With focus: relations away from it."))
                                     .add("attributes", OutputFields.map("What the sources say of the resource (phase, ready, "
-                                            + "replicas...), at most " + MAX_ATTRIBUTES + ".", "string"))
+                                            + "replicas...), at most " + MAX_ATTRIBUTES + ". A pod in trouble also has waitingReason "
+                                            + "(CrashLoopBackOff, ImagePullBackOff...), lastTerminationReason (OOMKilled, Error...), "
+                                            + "restarts (above 0) or terminating; the note names such resources and what these "
+                                            + "mean.", "string"))
                                     .add("sources", OutputFields.strings("The sources that know the node.")))))
                     .add("edges", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
@@ -217,6 +221,12 @@ public final class GetTopologyTool extends ObservabilityTool {
         Optional<String> twins = CaseTwins.note(graph, listed, NAME, "focus");
         if (twins.isPresent()) {
             note = Optional.of(note.map(n -> n + " ").orElse("") + twins.get());
+        }
+        Map<String, Map<String, String>> trouble = new LinkedHashMap<>();
+        listed.forEach(id -> trouble.put(id, ResourceTrouble.of(graph.node(id).node())));
+        Optional<String> troubleNote = ResourceTrouble.note(trouble, "listed resource");
+        if (troubleNote.isPresent()) {
+            note = Optional.of(note.map(n -> n + " ").orElse("") + troubleNote.get());
         }
         if (snapshot.hasGaps()) {
             note = Optional.of(note.map(n -> n + " ").orElse("") + TopologySnapshot.GAPS_NOTE);

@@ -68,6 +68,14 @@ public final class ClusterFixture {
         return new Topology(n, e);
     }
 
+    /** {@link #cluster()} with the attributes of some of its nodes replaced, as a connector reports pods in trouble. */
+    public static Topology clusterWith(Map<String, Map<String, String>> attributesById) {
+        Topology c = cluster();
+        List<TopologyNode> nodes = c.nodes().stream().map(n -> attributesById.containsKey(n.id())
+                ? new TopologyNode(n.id(), n.kind(), n.name(), n.namespace(), attributesById.get(n.id())) : n).toList();
+        return new Topology(nodes, c.edges());
+    }
+
     public static TopologyGraph merged() {
         return TopologyGraph.merge(Map.of("kubernetes", cluster(), "mesh", mesh()));
     }

@@ -331,4 +331,25 @@ class GetBlastRadiusToolTest {
         assertThat(result.getJsonArray("nodes").getValuesAs(JsonObject.class)).filteredOn(n -> n.getString("id").equals("service/shop/web"))
                 .singleElement().satisfies(n -> assertThat(n.getInt("hops")).isEqualTo(1));
     }
+
+    @Test
+    void affectedPodsInTrouble_carryWhatSaysSo_andTheNoteNamesThem() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(GetTopologyToolTest.troubledCluster()))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()));
+
+        JsonObject result = structured(call(tool(sources), "{\"resource\":\"node/n1\"}"));
+
+        JsonObject api1 = result.getJsonArray("nodes").stream().map(JsonValue::asJsonObject)
+                .filter(n -> n.getString("id").equals("pod/prod/api-1")).findFirst().orElseThrow();
+        // only what says trouble: phase and ready stay in get_topology, so the radius does not grow by a map per pod
+        assertThat(api1.getJsonObject("attention").toString()).isEqualTo(
+                "{\"lastTerminationReason\":\"OOMKilled\",\"restarts\":\"7\",\"waitingReason\":\"CrashLoopBackOff\"}");
+        assertThat(result.getJsonArray("nodes").stream().map(JsonValue::asJsonObject)
+                .filter(n -> !n.getString("id").equals("pod/prod/api-1")))
+                .isNotEmpty().allSatisfy(n -> assertThat(n.containsKey("attention")).as(n.getString("id")).isFalse());
+        assertThat(result.getString("note")).contains("1 affected resource shows trouble: pod/prod/api-1 (waitingReason "
+                + "CrashLoopBackOff, lastTerminationReason OOMKilled, restarts 7).").contains("OOMKilled: it went over its memory limit");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"resource\":\"node/n1\"}")).containsKey("note")).isFalse();
+    }
 }

@@ -11,6 +11,7 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Duration;
@@ -381,5 +382,45 @@ class GetTopologyToolTest {
     @Test
     void isDeclaredReadOnly() {
         assertThat(tool(new ScriptedSources()).definition().annotations().readOnlyHint()).isTrue();
+    }
+
+    /** Pods as the kubernetes connector reports them when one crash-loops, one is being deleted and one restarted long ago. */
+    static Topology troubledCluster() {
+        return ClusterFixture.clusterWith(Map.of(
+                "pod/prod/api-1", Map.of("phase", "Running", "ready", "false", "restarts", "7", "waitingReason", "CrashLoopBackOff",
+                        "lastTerminationReason", "OOMKilled"),
+                "pod/prod/web-1", Map.of("phase", "Running", "ready", "true", "terminating", "true"),
+                "pod/prod/api-2", Map.of("phase", "Running", "ready", "true", "restarts", "0", "terminating", "false")));
+    }
+
+    @Test
+    void podsInTrouble_showItInTheirAttributes_andTheNoteNamesThem_withWhatTheSignalsMean() {
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", new ScriptedConnector().topology(troubledCluster()))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()));
+        JsonObject result = structured(call(tool(sources), "{}"));
+
+        assertThat(node(result, "pod/prod/api-1").getJsonObject("attributes")).containsEntry("restarts", Json.createValue("7"))
+                .containsEntry("waitingReason", Json.createValue("CrashLoopBackOff"));
+        assertThat(result.getString("note"))
+                .contains("2 listed resources show trouble: pod/prod/api-1 (waitingReason CrashLoopBackOff, lastTerminationReason "
+                        + "OOMKilled, restarts 7), pod/prod/web-1 (terminating).")
+                .contains("CrashLoopBackOff: it keeps ending and is started again after a growing delay")
+                .contains("OOMKilled: it went over its memory limit")
+                .contains("terminating: it is being deleted")
+                // a pod without restarts and not terminating is no trouble; nor is an attribute not in the answer
+                .doesNotContain("pod/prod/api-2").doesNotContain("ImagePullBackOff");
+    }
+
+    @Test
+    void manyPodsInTrouble_areNamedUpToThree_andTheRestCounted() {
+        Map<String, Map<String, String>> troubled = new java.util.HashMap<>();
+        for (String pod : List.of("api-1", "api-2", "web-1", "db-0")) {
+            troubled.put("pod/prod/" + pod, Map.of("restarts", "3"));
+        }
+        JsonObject result = structured(call(tool(new ScriptedSources().add("kubernetes",
+                new ScriptedConnector().topology(ClusterFixture.clusterWith(troubled)))), "{\"kinds\":[\"pod\"]}"));
+
+        assertThat(result.getString("note")).contains("4 listed resources show trouble: pod/prod/api-1 (restarts 3), "
+                + "pod/prod/api-2 (restarts 3), pod/prod/db-0 (restarts 3) and 1 more.");
     }
 }

@@ -109,6 +109,12 @@ final class ClusterObjects {
     private static JsonObject pod(DemoPod pod, DemoService service, String created, SimulatedSystem system) {
         boolean rootCause = service.name().equals(system.incident().rootCause()) || service.name().equals("payments");
         int restarts = rootCause ? 2 : 0;
+        JsonObjectBuilder containerStatus = Jsonp.object().add("name", service.name()).add("ready", true).add("restartCount", restarts)
+                .add("state", Jsonp.object().add("running", Jsonp.object().add("startedAt", created)));
+        if (restarts > 0) {
+            // the slow database held the liveness probes past their timeout: the kubelet killed the container (SIGKILL, 137)
+            containerStatus.add("lastState", Jsonp.object().add("terminated", Jsonp.object().add("reason", "Error").add("exitCode", 137)));
+        }
         int nodeIndex = SimulatedSystem.NODES.indexOf(pod.node());
         JsonArrayBuilder containers = Jsonp.array().add(Jsonp.object().add("name", service.name())
                 .add("image", "registry.example/shop/" + service.name() + ":1.42.0")
@@ -122,9 +128,7 @@ final class ClusterObjects {
                 .add("spec", Jsonp.object().add("nodeName", pod.node()).add("containers", containers))
                 .add("status", Jsonp.object().add("phase", "Running").add("podIP", pod.ip()).add("hostIP", "10.0.0." + (11 + nodeIndex))
                         .add("conditions", Jsonp.array().add(Jsonp.object().add("type", "Ready").add("status", "True")))
-                        .add("containerStatuses", Jsonp.array().add(Jsonp.object().add("name", service.name()).add("ready", true)
-                                .add("restartCount", restarts)
-                                .add("state", Jsonp.object().add("running", Jsonp.object().add("startedAt", created))))))
+                        .add("containerStatuses", Jsonp.array().add(containerStatus)))
                 .build();
     }
 
