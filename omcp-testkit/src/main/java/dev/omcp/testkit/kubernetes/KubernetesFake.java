@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -175,6 +176,7 @@ public final class KubernetesFake extends FakeBackend {
     private int expireContinues;
     private final Map<String, Integer> endlessPages = new LinkedHashMap<>();
     private final Map<String, String> listVersions = new LinkedHashMap<>();
+    private final Set<String> listsWithoutVersion = new HashSet<>();
     private long endlessTokens;
     private Runnable beforeContinue;
     private Duration bookmarkEvery = Duration.ZERO;
@@ -367,6 +369,17 @@ public final class KubernetesFake extends FakeBackend {
     public KubernetesFake answerListsWithVersion(String path, String resourceVersion) {
         synchronized (lock) {
             listVersions.put(path, resourceVersion);
+        }
+        return this;
+    }
+
+    /**
+     * A broken server: every list of {@code path} answers without {@code metadata.resourceVersion},
+     * which every API server's list carries, the objects as before.
+     */
+    public KubernetesFake answerListsWithoutVersion(String path) {
+        synchronized (lock) {
+            listsWithoutVersion.add(path);
         }
         return this;
     }
@@ -569,19 +582,24 @@ public final class KubernetesFake extends FakeBackend {
         } else {
             snapshots.remove(id); // the list is complete
         }
-        return listAnswer(path, kind, listVersions.getOrDefault(path, Long.toString(snapshot.version())), page, metadata);
+        String listVersion = listsWithoutVersion.contains(path) ? null : listVersions.getOrDefault(path, Long.toString(snapshot.version()));
+        return listAnswer(path, kind, listVersion, page, metadata);
     }
 
     private static Answer listAnswer(String path, String kind, long resourceVersion, List<JsonObject> items, JsonObjectBuilder metadata) {
         return listAnswer(path, kind, Long.toString(resourceVersion), items, metadata);
     }
 
+    /** A list answer; without {@code metadata.resourceVersion} when {@code resourceVersion} is null. */
     private static Answer listAnswer(String path, String kind, String resourceVersion, List<JsonObject> items, JsonObjectBuilder metadata) {
+        if (resourceVersion != null) {
+            metadata.add("resourceVersion", resourceVersion);
+        }
         JsonArrayBuilder array = Jsonp.array();
         items.forEach(array::add);
         String apiVersion = path.startsWith("/apis/apps") ? "apps/v1" : "v1";
         return Answer.json(200, Jsonp.object().add("kind", kind + "List").add("apiVersion", apiVersion)
-                .add("metadata", metadata.add("resourceVersion", resourceVersion))
+                .add("metadata", metadata)
                 .add("items", array).build().toString());
     }
 

@@ -10,6 +10,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.InputStream;
@@ -474,8 +475,16 @@ final class KindWatcher implements Runnable {
                     + " list with a continue token of more than " + MAX_CONTINUE_CHARS + " characters (a real one is well under 1 KiB); "
                     + "check that the source URL points at the cluster's API server; the kind is listed again after a backoff");
         }
-        String version = metadata.getString("resourceVersion", "0");
-        if (!version.isEmpty() && ResourceReader.version(version).isEmpty()) {
+        String version = metadata.get("resourceVersion") instanceof JsonString text ? text.getString() : "";
+        if (version.isEmpty()) {
+            // Kubernetes API concepts: the watch starts from the list's version to see every change after it. From none it
+            // would start at the most recent version and miss objects deleted in between; from "0", at any version, perhaps
+            // older than the list, and replay a past state as current. Every API server's list carries one.
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "the Kubernetes API answered the " + kind
+                    + " list without a resourceVersion, which every API server's list carries and the watch of its changes starts "
+                    + "from; check that the source URL points at the cluster's API server; the kind is listed again after a backoff");
+        }
+        if (ResourceReader.version(version).isEmpty()) {
             // the watch starts from it: megabytes would be kept outside every bound and sent back in each watch's URL
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "the Kubernetes API answered the " + kind
                     + " list with a resourceVersion that is none an API server sends (at most " + ResourceReader.MAX_VERSION_CHARS
@@ -508,7 +517,8 @@ final class KindWatcher implements Runnable {
     private final class Listing {
         private final Map<String, Resource> fresh = new LinkedHashMap<>();
         private long freshBytes;
-        private String resourceVersion = "0";
+        /** The last page's version, never empty once a page was read: {@link #pageOf} refuses a page without one. */
+        private String resourceVersion = "";
         private Optional<String> refused = Optional.empty();
         /** Objects the pages held without a name, left out. */
         private int nameless;

@@ -228,6 +228,39 @@ class KubernetesPagingIT {
     }
 
     @Test
+    void aListWithoutAVersion_isNotWatchedFromAnyPoint_andTheHealthSaysWhy() throws Exception {
+        // Kubernetes API concepts: a watch from "0" starts at any version, perhaps older than the list, and replays a past
+        // state as if it were current
+        api.answerListsWithoutVersion(PODS);
+        start(WatchLimits.DEFAULT);
+        eventually(() -> pods().lastError().isPresent());
+
+        assertListRefusedForItsVersion();
+    }
+
+    @Test
+    void aListWithAnEmptyVersion_isNotWatchedFromNow_andTheHealthSaysWhy() throws Exception {
+        // Kubernetes API concepts: a watch without a version starts at the most recent one, after the list, and never learns of
+        // objects deleted in between
+        api.answerListsWithVersion(PODS, "");
+        start(WatchLimits.DEFAULT);
+        eventually(() -> pods().lastError().isPresent());
+
+        assertListRefusedForItsVersion();
+    }
+
+    private void assertListRefusedForItsVersion() {
+        assertThat(pods().synced()).isFalse();
+        assertThat(pods().lastError().get().kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+        assertThat(connector.health().message()).contains("not yet listed: pod (the Kubernetes API answered the pod list without "
+                + "a resourceVersion");
+        assertThat(api.watchRequests(PODS)).isEmpty();
+        assertThat(log.messages()).anyMatch(m -> m.contains("event=kubernetes-watch-failed source=paged kind=pod")
+                && m.contains("without a resourceVersion"));
+        assertThat(connector.watchers()).filteredOn(w -> !w.kind().equals("pod")).allMatch(KindWatcher::synced);
+    }
+
+    @Test
     void theObjectLimit_reachedOnTheSecondPage_endsTheListThere() throws Exception {
         start(new WatchLimits(700, 64L << 20));
         eventually(() -> pods().overLimit().isPresent());
