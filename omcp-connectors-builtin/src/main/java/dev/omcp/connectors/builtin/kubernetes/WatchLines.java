@@ -19,11 +19,20 @@ import java.nio.charset.StandardCharsets;
 final class WatchLines implements AutoCloseable {
     /** Bytes reserved at a time while a line grows: few budget operations for a long line, little held for a short one. */
     private static final int RESERVE_STEP = 16 << 10;
+    /** Bytes asked of the stream at a time. */
+    private static final int READ_BYTES = 8 << 10;
 
     private final InputStream in;
     private final AnswerBudget budget;
     private final int maxLineBytes;
     private final int weight = AnswerBudget.Reading.TREE.weight();
+    /**
+     * What was read from the stream and not yet taken into a line: reading it a byte at a time would cost a whole call into
+     * the HTTP client's stream (its checks, and a one-byte array read) for every byte of events that are often tens of KiB.
+     */
+    private final byte[] buffer = new byte[READ_BYTES];
+    private int position;
+    private int filled;
     private long reserved;
 
     WatchLines(InputStream in, AnswerBudget budget, int maxLineBytes) {
@@ -43,25 +52,56 @@ final class WatchLines implements AutoCloseable {
     String next() throws IOException {
         release();
         ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != -1) {
-            if (b == '\n') {
-                return line.toString(StandardCharsets.UTF_8);
+        while (true) {
+            if (position == filled && !fill()) {
+                if (line.size() > 0) {
+                    throw new IOException("the watch stream ended inside an event");
+                }
+                return null;
             }
-            if (line.size() >= maxLineBytes) {
+            int newline = indexOfNewline();
+            int end = newline < 0 ? filled : newline;
+            // the bytes up to the bound are taken, as they arrive; one more than it ends the line as too large
+            int fits = Math.min(end - position, maxLineBytes - line.size());
+            if (fits > 0) {
+                reserveFor(line.size() + fits);
+                line.write(buffer, position, fits);
+                position += fits;
+            }
+            if (position < end) {
                 release();
                 throw new EventTooLarge("a watch event is larger than " + (maxLineBytes % (1 << 20) == 0 ? (maxLineBytes >> 20) + " MiB"
                         : maxLineBytes + " bytes"));
             }
-            if ((long) line.size() * weight >= reserved) {
-                reserve((long) RESERVE_STEP * weight);
+            if (newline >= 0) {
+                position = newline + 1; // what follows is the next line's
+                return line.toString(StandardCharsets.UTF_8);
             }
-            line.write(b);
         }
-        if (line.size() > 0) {
-            throw new IOException("the watch stream ended inside an event");
+    }
+
+    /** Reads what the stream has into the empty buffer, blocking until it has something; false at its end. */
+    private boolean fill() throws IOException {
+        int read = in.read(buffer);
+        position = 0;
+        filled = Math.max(read, 0);
+        return read > 0;
+    }
+
+    private int indexOfNewline() {
+        for (int i = position; i < filled; i++) {
+            if (buffer[i] == '\n') {
+                return i;
+            }
         }
-        return null;
+        return -1;
+    }
+
+    /** Reserves, a step at a time, until a line of {@code lineBytes} is covered. */
+    private void reserveFor(long lineBytes) throws AnswerBudget.Exhausted {
+        while ((lineBytes - 1) * weight >= reserved) {
+            reserve((long) RESERVE_STEP * weight);
+        }
     }
 
     private void reserve(long bytes) throws AnswerBudget.Exhausted {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.sdk.memory.AnswerBudget;
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +65,51 @@ class WatchLinesTest {
         }
         try (WatchLines lines = lines("{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Po", budget, 1000)) {
             assertThatThrownBy(lines::next).isInstanceOf(IOException.class).hasMessage("the watch stream ended inside an event");
+        }
+        assertThat(budget.inFlight()).isZero();
+    }
+
+    @Test
+    void aLargeEvent_isReadInChunks_notByteByByte() throws IOException {
+        // a pod event is often tens of KiB: a call into the HTTP client's stream per byte costs more than parsing it
+        String large = "{\"type\":\"ADDED\",\"object\":{\"x\":\"" + "a".repeat(1 << 20) + "\"}}";
+        int[] reads = new int[1];
+        byte[] twoEvents = (large + "\n" + large + "\n").getBytes(StandardCharsets.UTF_8);
+        InputStream counted = new FilterInputStream(new ByteArrayInputStream(twoEvents)) {
+            @Override
+            public int read() throws IOException {
+                reads[0]++;
+                return super.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                reads[0]++;
+                return super.read(b, off, len);
+            }
+        };
+        try (WatchLines lines = new WatchLines(counted, AnswerBudget.ofBytes(64L << 20), 2 << 20)) {
+            assertThat(lines.next()).isEqualTo(large);
+            assertThat(lines.next()).isEqualTo(large); // what the first read took past its newline is the second line's start
+            assertThat(lines.next()).isNull();
+        }
+        assertThat(reads[0]).isLessThan(1_000);
+    }
+
+    @Test
+    void aLineOfExactlyTheBound_isRead_evenWhenItsNewlineArrivesInALaterRead() throws IOException {
+        AnswerBudget budget = AnswerBudget.ofBytes(64L << 20);
+        byte[] text = ("x".repeat(1000) + "\n" + "y\n").getBytes(StandardCharsets.UTF_8);
+        InputStream trickle = new FilterInputStream(new ByteArrayInputStream(text)) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return super.read(b, off, Math.min(len, 7)); // a stream that hands out a few bytes at a time, as a slow network does
+            }
+        };
+        try (WatchLines lines = new WatchLines(trickle, budget, 1000)) {
+            assertThat(lines.next()).hasSize(1000);
+            assertThat(lines.next()).isEqualTo("y");
+            assertThat(lines.next()).isNull();
         }
         assertThat(budget.inFlight()).isZero();
     }
