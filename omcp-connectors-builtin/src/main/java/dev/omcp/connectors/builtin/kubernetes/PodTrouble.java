@@ -2,7 +2,6 @@ package dev.omcp.connectors.builtin.kubernetes;
 
 import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * What a pod's container statuses say is going wrong, as the attributes an agent reads on the pod's
@@ -31,8 +29,6 @@ final class PodTrouble {
     private static final Set<String> STARTING = Set.of("ContainerCreating", "PodInitializing");
     /** A termination that is how a container should end (an init container's, a job's). */
     private static final String COMPLETED = "Completed";
-    /** A restart count as the API server writes an int32 of at least 0: at most 10 digits, checked against the maximum after. */
-    private static final Pattern COUNT = Pattern.compile("[0-9]{1,10}");
 
     private PodTrouble() {}
 
@@ -53,7 +49,7 @@ final class PodTrouble {
                 }
                 JsonValue count = container.get("restartCount");
                 if (count != null) {
-                    Optional<Integer> valid = count(count);
+                    Optional<Integer> valid = ResourceReader.count(count);
                     restarts += valid.orElse(0);
                     unreadable += valid.isPresent() ? 0 : 1;
                 }
@@ -77,17 +73,6 @@ final class PodTrouble {
         }
         waiting.ifPresent(r -> attributes.put("waitingReason", shown(r)));
         terminated.ifPresent(r -> attributes.put("lastTerminationReason", shown(r)));
-    }
-
-    /** A restart count: an int32 of at least 0, or empty. */
-    private static Optional<Integer> count(JsonValue value) {
-        if (value instanceof JsonNumber n) {
-            String text = n.toString(); // a number's own digits: no BigDecimal is made of megabytes of them
-            if (COUNT.matcher(text).matches() && Long.parseLong(text) <= Integer.MAX_VALUE) {
-                return Optional.of(Integer.parseInt(text));
-            }
-        }
-        return Optional.empty();
     }
 
     /**

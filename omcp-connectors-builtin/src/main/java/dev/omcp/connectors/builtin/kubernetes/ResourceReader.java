@@ -1,6 +1,7 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
  * sends. The bounds are Kubernetes' own validation limits where it has them: a real API server never
  * exceeds them, a broken or hostile one gets cut. What is dropped is counted in an attribute
  * ({@code labelsDropped}, {@code selectorDropped}, {@code ownersDropped}, {@code containersDropped},
- * {@code restartsUnreadable}), and the resource itself is kept. What a pod's containers say is wrong
+ * {@code restartsUnreadable}) or marked ({@code replicasUnreadable}, {@code readyReplicasUnreadable}), and the
+ * resource itself is kept. What a pod's containers say is wrong
  * ({@code restarts}, {@code waitingReason}, {@code lastTerminationReason}) is read by {@link PodTrouble}.
  *
  * <p>No name the topology builds a key or node id from may hold a {@code '/'}: the keys and ids join
@@ -53,6 +55,8 @@ final class ResourceReader {
     static final int MAX_REASON_CHARS = 64;
     /** A resource version the watcher keeps, sends back and logs: visible ASCII, no space. */
     private static final Pattern VERSION = Pattern.compile("[!-~]+");
+    /** A count as the API server writes an int32 of at least 0: at most 10 digits, checked against the maximum after. */
+    private static final Pattern COUNT = Pattern.compile("[0-9]{1,10}");
 
     private ResourceReader() {}
 
@@ -99,12 +103,8 @@ final class ResourceReader {
             case "node" -> attributes.put("ready", readyCondition(status).orElse("Unknown"));
             case "service" -> attributes.put("type", text(spec, "type", "ClusterIP"));
             case "deployment", "statefulset", "replicaset" -> {
-                if (spec.get("replicas") instanceof jakarta.json.JsonNumber n) {
-                    attributes.put("replicas", cut(n.toString()));
-                }
-                if (status.get("readyReplicas") instanceof jakarta.json.JsonNumber n) {
-                    attributes.put("readyReplicas", cut(n.toString()));
-                }
+                replicaCount(spec, "replicas", attributes);
+                replicaCount(status, "readyReplicas", attributes);
             }
             case "namespace" -> attributes.put("phase", text(status, "phase", "Active"));
             default -> {
@@ -128,6 +128,36 @@ final class ResourceReader {
                 first(owners, slashedOwners, "ownersDropped", attributes), keyPart(nodeName) ? nodeName : "", selector,
                 first(containers, slashedContainers, "containersDropped", attributes), Map.copyOf(attributes),
                 version(metadata.getString("resourceVersion", "")));
+    }
+
+    /**
+     * Puts {@code key}'s count into {@code attributes} when it is an int32 of at least 0, as the API server writes one;
+     * any other value (a fraction, a negative, a number past 2^31 - 1, a string) is left out and marked in
+     * {@code <key>Unreadable}, so an agent sees the count is unknown rather than reading "1.5" or "-3" replicas. A
+     * missing count or null is none: the API server leaves {@code readyReplicas} out while no replica is ready.
+     */
+    private static void replicaCount(JsonObject o, String key, Map<String, String> attributes) {
+        JsonValue value = o.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return;
+        }
+        Optional<Integer> count = count(value);
+        if (count.isPresent()) {
+            attributes.put(key, Integer.toString(count.get()));
+        } else {
+            attributes.put(key + "Unreadable", "true");
+        }
+    }
+
+    /** A count as the API server writes an int32 of at least 0 (a restart or replica count), or empty. */
+    static Optional<Integer> count(JsonValue value) {
+        if (value instanceof JsonNumber n) {
+            String text = n.toString(); // a number's own digits: no BigDecimal is made of megabytes of them
+            if (COUNT.matcher(text).matches() && Long.parseLong(text) <= Integer.MAX_VALUE) {
+                return Optional.of(Integer.parseInt(text));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

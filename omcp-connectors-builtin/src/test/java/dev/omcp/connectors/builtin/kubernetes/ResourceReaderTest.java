@@ -253,4 +253,42 @@ class ResourceReaderTest {
                 .add("initContainerStatuses", Json.createObjectBuilder().add("not", "an array")));
         assertThat(typed.attributes()).containsEntry("restarts", "1").doesNotContainKeys("waitingReason", "lastTerminationReason");
     }
+
+    private static Resource deployment(jakarta.json.JsonValue replicas, jakarta.json.JsonValue readyReplicas) {
+        JsonObjectBuilder spec = Json.createObjectBuilder();
+        JsonObjectBuilder status = Json.createObjectBuilder();
+        if (replicas != null) {
+            spec.add("replicas", replicas);
+        }
+        if (readyReplicas != null) {
+            status.add("readyReplicas", readyReplicas);
+        }
+        return ResourceReader.read("deployment", Json.createObjectBuilder().add("metadata", Json.createObjectBuilder()
+                .add("namespace", "prod").add("name", "api")).add("spec", spec).add("status", status).build());
+    }
+
+    @Test
+    void replicaCounts_areKeptAsTheApiServerWritesThem() {
+        assertThat(deployment(Json.createValue(3), Json.createValue(0)).attributes()).containsEntry("replicas", "3")
+                .containsEntry("readyReplicas", "0").doesNotContainKeys("replicasUnreadable", "readyReplicasUnreadable");
+        assertThat(deployment(Json.createValue(Integer.MAX_VALUE), null).attributes())
+                .containsEntry("replicas", Integer.toString(Integer.MAX_VALUE)).doesNotContainKey("readyReplicas");
+        // a scaled-down deployment's status leaves readyReplicas out: nothing is unreadable
+        assertThat(deployment(null, jakarta.json.JsonValue.NULL).attributes())
+                .doesNotContainKeys("replicas", "readyReplicas", "replicasUnreadable", "readyReplicasUnreadable");
+    }
+
+    @Test
+    void replicaCountsNoApiServerSends_areLeftOut_andMarkedUnreadable() {
+        // replicas and readyReplicas are int32s of at least 0, as a container's restartCount is
+        jakarta.json.JsonValue[] hostile = {Json.createValue(1.5), Json.createValue(-1), Json.createValue(1L << 31),
+            Json.createValue(new java.math.BigDecimal("1e400")), Json.createValue("3"), jakarta.json.JsonValue.TRUE,
+            Json.createObjectBuilder().add("n", 1).build(), Json.createValue(new java.math.BigDecimal("9".repeat(1_000)))};
+        for (jakarta.json.JsonValue value : hostile) {
+            assertThat(deployment(value, value).attributes()).as("%s", value).doesNotContainKeys("replicas", "readyReplicas")
+                    .containsEntry("replicasUnreadable", "true").containsEntry("readyReplicasUnreadable", "true");
+        }
+        assertThat(deployment(Json.createValue(2), Json.createValue(-2)).attributes()).containsEntry("replicas", "2")
+                .doesNotContainKeys("readyReplicas", "replicasUnreadable").containsEntry("readyReplicasUnreadable", "true");
+    }
 }
