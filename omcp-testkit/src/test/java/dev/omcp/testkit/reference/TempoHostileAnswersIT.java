@@ -141,6 +141,48 @@ class TempoHostileAnswersIT {
         });
     }
 
+    /** A span named {@code name} starting {@code startOffsetMs} after the hit and lasting 10 ms. */
+    private static String named(String name, String id, String parent, long startOffsetMs) {
+        return span(id, parent, startOffsetMs, startOffsetMs + 10).replace("\"name\":\"op\"", "\"name\":\"" + name + "\"");
+    }
+
+    /** The root name of the trace fetched for a hit that names no root, so the plugin reads it from the spans. */
+    private String rootOf(String spans) throws Exception {
+        answers.put("/api/search", "{\"traces\":[{\"traceID\":\"" + ID + "\",\"startTimeUnixNano\":\"" + START_NANOS + "\"}]}");
+        trace(spans);
+        return onlyTrace().rootName();
+    }
+
+    @Test
+    void aHitWithoutARoot_isRootedAtTheEarliestSpanWithoutAParent_notTheLastOneRead() throws Exception {
+        // Tempo writes spans in no particular order; a trace whose root has not arrived may hold several parentless spans
+        assertThat(rootOf(named("GET /late", "AAAAAAAAAAM=", "", 50) + "," + named("POST /checkout", "AAAAAAAAAAE=", "", 0)
+                + "," + named("charge", "AAAAAAAAAAI=", "AAAAAAAAAAE=", 5))).isEqualTo("POST /checkout");
+        assertThat(rootOf(named("POST /checkout", "AAAAAAAAAAE=", "", 0) + "," + named("GET /late", "AAAAAAAAAAM=", "", 50)))
+                .isEqualTo("POST /checkout");
+        assertThat(rootOf(named("first", "AAAAAAAAAAE=", "", 0) + "," + named("second", "AAAAAAAAAAM=", "", 0)))
+                .as("a tie goes to the span read first").isEqualTo("first");
+        assertThat(rootOf(span("AAAAAAAAAAM=", "", null, 30L).replace("\"op\"", "\"untimed\"") + ","
+                + named("POST /checkout", "AAAAAAAAAAE=", "", 20))).as("a span without a start is not the earliest")
+                .isEqualTo("POST /checkout");
+    }
+
+    @Test
+    void aParentIdIsNone_onlyWhenEmptyOrAllZeroInHexOrBase64_notWhenItMerelyHoldsTheLettersOfAZeroId() throws Exception {
+        // OTLP/JSON writes span ids in hex, Tempo's API answers in base64 (protobuf's JSON for bytes): "AAAAAAAAAAA=" is 8 zero
+        // bytes in base64, while the 16 hex digits AAAAAAAAAAAAAAAA are a real parent
+        for (String none : List.of("", "0000000000000000", "00", "AAAAAAAAAAA=", "AAAAAAAAAAAAAAAAAAAAAA==")) {
+            assertThat(rootOf(named("POST /checkout", "AAAAAAAAAAE=", none, 10) + ","
+                    + named("charge", "AAAAAAAAAAI=", "AAAAAAAAAAE=", 20)))
+                    .as("parentSpanId \"%s\"", none).isEqualTo("POST /checkout");
+        }
+        for (String parent : List.of("AAAAAAAAAAAAAAAA", "aaaaaaaaaaaaaaaa", "A=0A", "AAAAAAAAAAE=", "0000000000000001")) {
+            // the child's clock runs early: were its parent read as none, it would be the earliest parentless span
+            assertThat(rootOf(named("POST /checkout", "AAAAAAAAAAE=", "", 10) + "," + named("charge", "AAAAAAAAAAI=", parent, 0)))
+                    .as("parentSpanId \"%s\"", parent).isEqualTo("POST /checkout");
+        }
+    }
+
     @Test
     void aNegativeDurationMs_isNoDuration_notAPlausibleZero() throws Exception {
         searchHit("\"durationMs\":-5,\"serviceStats\":{\"checkout\":{\"spanCount\":2}}");

@@ -20,7 +20,9 @@ import java.util.Locale;
  *
  * @param spanCount how many spans the trace has
  * @param error whether any span's status is an error
- * @param rootName the root span's name (the span without parent), or empty
+ * @param rootName the root span's name: of the spans without a parent the earliest to start (ties: the first read;
+ *     a span without a start after those with one), so a trace whose root has not arrived is not rooted at
+ *     whichever orphan Tempo happened to write last; empty when every span has a parent
  * @param rootService the root span's {@code service.name}, or empty
  * @param startNanos the earliest span start, Unix nanoseconds; {@link #NO_TIME} when no span has one
  * @param endNanos the latest span end, Unix nanoseconds; {@link #NO_TIME} when no span has one
@@ -46,6 +48,8 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
         String rootService = "";
         long start = Long.MAX_VALUE;
         long end = NO_TIME;
+        long rootStart = Long.MAX_VALUE;
+        boolean rooted = false;
         for (JsonValue resourceValue : resources) {
             JsonObject resource = entry(resourceValue, resourcesField);
             String service = serviceName(object(resource, "resource"));
@@ -75,8 +79,11 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
                     if (status != null && isError(status.get("code"))) {
                         error = true;
                     }
-                    String parent = span.getString("parentSpanId", "");
-                    if (parent.isEmpty() || parent.chars().allMatch(c -> c == 'A' || c == '0' || c == '=')) {
+                    // an untimed span starts after every timed one: it cannot be shown to be the earliest
+                    long rootCandidateStart = spanStart == NO_TIME ? Long.MAX_VALUE : spanStart;
+                    if (isNone(span.getString("parentSpanId", "")) && (!rooted || rootCandidateStart < rootStart)) {
+                        rooted = true;
+                        rootStart = rootCandidateStart;
                         rootName = span.getString("name", "");
                         rootService = service;
                     }
@@ -98,6 +105,32 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
             return Double.NaN;
         }
         return (endNanos - startNanos) / 1_000_000.0;
+    }
+
+    /**
+     * Whether a {@code parentSpanId} names no parent: empty, or a span id of only zero bytes. OTLP/JSON
+     * writes ids in hex, Tempo's API answers in base64 (protobuf's JSON for bytes), so both are read; a
+     * string of hex digits is hex, though {@code A} is also base64's zero: 16 {@code A}s are a real
+     * parent, {@code AAAAAAAAAAA=} is 8 zero bytes.
+     */
+    static boolean isNone(String parentSpanId) {
+        if (parentSpanId.isEmpty()) {
+            return true;
+        }
+        if (parentSpanId.chars().allMatch(HexFormat::isHexDigit)) {
+            return parentSpanId.chars().allMatch(c -> c == '0');
+        }
+        try {
+            byte[] bytes = Base64.getDecoder().decode(parentSpanId);
+            for (byte b : bytes) {
+                if (b != 0) {
+                    return false;
+                }
+            }
+            return bytes.length > 0;
+        } catch (IllegalArgumentException e) {
+            return false; // neither hex nor base64: some id, so a parent, not a claim of none
+        }
     }
 
     private static boolean isError(JsonValue code) {
