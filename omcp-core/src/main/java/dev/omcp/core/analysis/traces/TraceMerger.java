@@ -2,8 +2,8 @@ package dev.omcp.core.analysis.traces;
 
 import dev.omcp.sdk.query.TraceSummary;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,10 +27,15 @@ import java.util.stream.Collectors;
  *       counts those no other source gave intact and names the sources that sent them. Root names
  *       and services longer than {@value #MAX_NAME} characters are cut (a backend's text, shown to
  *       an agent up to {@code limit} times).</li>
- *   <li><b>De-duplicate</b> by trace id, normalised: lower case, and an id of up to 32 hex digits
+ *   <li><b>De-duplicate</b> by trace id, normalised when it is 1 to 32 hex digits: lower case and
  *       left-padded with zeros to 32 (a 64-bit Zipkin id and the same id padded to 128 bits by Tempo
- *       are one trace). Of several copies the most complete is kept: most spans, then longest
- *       duration, then one with root name and service, then the first source. When the kept copy
+ *       are one trace). Any other id is kept exactly as given: a third-party connector's ids may be
+ *       case-sensitive, so spellings that differ are different traces. The trace is shown by the
+ *       shortest spelling its copies gave (lower case when hex): the one its sources answer a lookup
+ *       for and the services it traced log, never padding no source wrote (a 64-bit id padded to 32
+ *       digits is found in neither Zipkin nor the logs). Of several copies the most complete is
+ *       kept: most spans, then longest duration, then one with root name and service, then the
+ *       first source. When the kept copy
  *       lacks the root's name or service (its source has not seen the root span yet) and another
  *       copy names both, those are taken. {@code hasError} is true when any copy saw an error span.</li>
  *   <li><b>Filter</b> to traces with an error when {@code errorsOnly}.</li>
@@ -52,6 +57,8 @@ public final class TraceMerger {
     public static final int MAX_TRACE_ID = 256;
     /** The longest root name or root service shown; longer ones are cut. */
     public static final int MAX_NAME = 256;
+    /** The digits of a 128-bit hex trace id (W3C, Zipkin, Tempo): shorter hex ids are the same number, padded. */
+    private static final int HEX_ID_DIGITS = 32;
 
     /**
      * Merges the outcomes of the fan-out.
@@ -63,6 +70,7 @@ public final class TraceMerger {
         List<String> sources = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         Map<String, TraceSummary> byId = new LinkedHashMap<>();
+        Map<String, String> shownIds = new LinkedHashMap<>();
         int withoutId = 0;
         Map<String, Set<String>> sourcesOfBroken = new LinkedHashMap<>();
         for (TraceSourceOutcome o : outcomes) {
@@ -70,16 +78,17 @@ public final class TraceMerger {
                 case TraceSourceOutcome.Answered a -> {
                     sources.add(a.source());
                     for (TraceSummary t : a.traces()) {
-                        String id = normalise(t.traceId());
-                        if (id.isEmpty() || id.length() > MAX_TRACE_ID) {
+                        if (t.traceId().isBlank() || t.traceId().length() > MAX_TRACE_ID) {
                             withoutId++;
                             continue;
                         }
+                        String id = normalise(t.traceId());
                         if (t.spanCount() < 0) {
                             sourcesOfBroken.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(a.source());
                             continue;
                         }
-                        byId.merge(id, checked(withId(t, id)), TraceMerger::moreComplete);
+                        byId.merge(id, checked(t), TraceMerger::moreComplete);
+                        shownIds.merge(id, shown(t.traceId()), (kept, other) -> other.length() < kept.length() ? other : kept);
                     }
                 }
                 case TraceSourceOutcome.Failed f -> errors.add(f.source() + ": " + f.message());
@@ -88,7 +97,8 @@ public final class TraceMerger {
         // a broken copy of a trace another source gave intact lost nothing: only the others are missing
         sourcesOfBroken.keySet().removeAll(byId.keySet());
         int negativeSpans = sourcesOfBroken.size();
-        List<TraceSummary> merged = new ArrayList<>(byId.values());
+        List<TraceSummary> merged = new ArrayList<>(byId.size());
+        byId.forEach((id, t) -> merged.add(withId(t, shownIds.get(id))));
         if (query.errorsOnly()) {
             merged.removeIf(t -> !t.hasError());
         }
@@ -96,7 +106,7 @@ public final class TraceMerger {
         merged.sort(Comparator.comparing((TraceSummary t) -> !t.hasError())
                 .thenComparing(t -> !timed(t))
                 .thenComparing(Comparator.comparingDouble(TraceSummary::durationMs).reversed())
-                .thenComparing(TraceSummary::traceId));
+                .thenComparing(t -> normalise(t.traceId())));
         int matched = merged.size();
         List<TraceSummary> capped = merged.subList(0, Math.min(query.limit(), matched));
         int errorCount = (int) capped.stream().filter(TraceSummary::hasError).count();
@@ -208,14 +218,21 @@ public final class TraceMerger {
         return OptionalDouble.of(sorted[Math.max(rank, 1) - 1]);
     }
 
+    /**
+     * The key the copies of one trace share: a hex id of 1 to {@value #HEX_ID_DIGITS} digits in lower
+     * case, left-padded with zeros to {@value #HEX_ID_DIGITS}; any other id exactly as given.
+     */
     static String normalise(String traceId) {
-        String id = traceId.strip().toLowerCase(Locale.ROOT);
-        if (id.length() < 32 && !id.isEmpty() && id.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-            char[] pad = new char[32 - id.length()];
-            Arrays.fill(pad, '0');
-            return new String(pad) + id;
-        }
-        return id;
+        return isHexId(traceId) ? "0".repeat(HEX_ID_DIGITS - traceId.length()) + traceId.toLowerCase(Locale.ROOT) : traceId;
+    }
+
+    /** The id as a source gave it, in lower case when it is hex (as W3C and Zipkin write ids); any other id as given. */
+    private static String shown(String traceId) {
+        return isHexId(traceId) ? traceId.toLowerCase(Locale.ROOT) : traceId;
+    }
+
+    private static boolean isHexId(String traceId) {
+        return !traceId.isEmpty() && traceId.length() <= HEX_ID_DIGITS && traceId.chars().allMatch(HexFormat::isHexDigit);
     }
 
     private static TraceSummary withId(TraceSummary t, String id) {

@@ -38,11 +38,47 @@ class TraceMergerTest {
                 new Answered("tempo", List.of(trace("00000000000000004bf92f3577b34da6", 120, 12, false))),
                 new Answered("zipkin", List.of(trace("4BF92F3577B34DA6", 118, 7, true)))));
         assertThat(r.traces()).singleElement().satisfies(t -> {
-            assertThat(t.traceId()).isEqualTo("00000000000000004bf92f3577b34da6");
+            assertThat(t.traceId()).isEqualTo("4bf92f3577b34da6");
             assertThat(t.spanCount()).isEqualTo(12);
             assertThat(t.hasError()).isTrue();
         });
         assertThat(r.sources()).containsExactly("tempo", "zipkin");
+    }
+
+    @Test
+    void aTraceIsShownByTheShortestIdItsSourcesGaveIt_theOneItsLogsAndEachSourceFindItBy() {
+        // Zipkin names a 64-bit trace by 16 hex digits, and so do the logs of the services it traced; Tempo's padded form
+        // of the same id, shown to the agent, was found in neither the logs nor Zipkin
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("00000000000000004BF92F3577B34DA6", 120, 12, false))),
+                new Answered("zipkin", List.of(trace("4bf92f3577b34da6", 118, 7, true)))));
+        assertThat(r.traces()).singleElement().satisfies(t -> {
+            assertThat(t.traceId()).isEqualTo("4bf92f3577b34da6");
+            assertThat(t.spanCount()).as("the most complete copy is still the one kept").isEqualTo(12);
+        });
+        // an id only one source gave is shown as that source gave it (lower case when hex), never padded
+        TraceMergeResult decimal = merger.merge(TraceQueryEcho.defaults("checkout"),
+                List.of(new Answered("datadog", List.of(trace("1234567890123456789", 5, 1, false)))));
+        assertThat(decimal.traces()).extracting(TraceSummary::traceId).containsExactly("1234567890123456789");
+    }
+
+    @Test
+    void idsThatAreNotHex_areKeptExactlyAsGiven_andSpellingsThatDifferAreDifferentTraces() {
+        // a third-party connector's ids may be case-sensitive: lower-casing them changed the id and merged two traces into one
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("a", List.of(trace("Req-7F", 20, 1, false))),
+                new Answered("b", List.of(trace("req-7f", 10, 1, false), trace("G1", 5, 1, false)))));
+        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly("Req-7F", "req-7f", "G1");
+    }
+
+    @Test
+    void normalise_lowerCasesAndPadsOnlyHexIdsOfAtMost32Digits() {
+        assertThat(TraceMerger.normalise("4BF92F3577B34DA6")).isEqualTo("00000000000000004bf92f3577b34da6");
+        assertThat(TraceMerger.normalise("4BF92F3577B34DA6A3CE929D0E0E4736")).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(TraceMerger.normalise("Req-7F")).isEqualTo("Req-7F");
+        assertThat(TraceMerger.normalise("ABCDEF0123456789ABCDEF0123456789A")).as("33 digits: no W3C or Zipkin id")
+                .isEqualTo("ABCDEF0123456789ABCDEF0123456789A");
+        assertThat(TraceMerger.normalise(" AB ")).isEqualTo(" AB ");
     }
 
     @Test
@@ -74,7 +110,7 @@ class TraceMergerTest {
                 trace("d", 300, 1, true), trace("e", 10, 1, false));
         TraceMergeResult r = merger.merge(new TraceQueryEcho("checkout", "1h", 3, false), List.of(new Answered("tempo", traces)));
         assertThat(r.traces()).extracting(TraceSummary::traceId)
-                .containsExactly(TraceMerger.normalise("d"), TraceMerger.normalise("c"), TraceMerger.normalise("b"));
+                .containsExactly("d", "c", "b");
         assertThat(r.total()).isEqualTo(3);
         assertThat(r.errorCount()).isEqualTo(2);
         assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("5 traces matched").contains("raise limit"));
@@ -183,7 +219,7 @@ class TraceMergerTest {
                 trace("c", Double.POSITIVE_INFINITY, 2, false), trace("d", -5, 2, false), trace("e", 10, 2, false));
         TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", traces)));
 
-        assertThat(r.traces()).extracting(TraceSummary::traceId).startsWith(TraceMerger.normalise("b"), TraceMerger.normalise("e"));
+        assertThat(r.traces()).extracting(TraceSummary::traceId).startsWith("b", "e");
         assertThat(r.p50DurationMs()).hasValue(10.0);
         assertThat(r.p95DurationMs()).hasValue(40.0);
         assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("3 traces came without a valid duration"));
@@ -205,7 +241,7 @@ class TraceMergerTest {
         List<TraceSummary> traces = List.of(trace("", 10, 1, true), trace("  ", 20, 1, false), trace("f".repeat(TraceMerger.MAX_TRACE_ID + 1),
                 30, 1, true), trace("a1", 5, 2, false));
         TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", traces)));
-        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly(TraceMerger.normalise("a1"));
+        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly("a1");
         assertThat(r.errorCount()).isZero();
         assertThat(r.note()).hasValue("3 traces came without a usable trace id (blank or longer than 256 characters) and were left out:"
                 + " they could be neither de-duplicated nor opened.");
@@ -220,7 +256,7 @@ class TraceMergerTest {
         TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
                 new Answered("tempo", List.of(trace("b1", 900, -3, true), trace("a1", 5, 2, false))),
                 new Answered("zipkin", List.of(trace("c1", 40, Integer.MIN_VALUE, false)))));
-        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly(TraceMerger.normalise("a1"));
+        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly("a1");
         assertThat(r.traces()).allSatisfy(t -> assertThat(t.spanCount()).isNotNegative());
         assertThat(r.errorCount()).isZero();
         assertThat(r.note()).hasValue("2 traces came with a negative spanCount, which no trace can have, and were left out;"
@@ -288,7 +324,7 @@ class TraceMergerTest {
         // ties in ranking fall back to the trace id, so equal traces keep one order
         List<TraceSummary> equal = List.of(trace("c", 5, 1, false), trace("a", 5, 1, false), trace("b", 5, 1, false));
         assertThat(merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("x", equal))).traces())
-                .extracting(TraceSummary::traceId).containsExactly(TraceMerger.normalise("a"), TraceMerger.normalise("b"),
-                        TraceMerger.normalise("c"));
+                .extracting(TraceSummary::traceId).containsExactly("a", "b",
+                        "c");
     }
 }

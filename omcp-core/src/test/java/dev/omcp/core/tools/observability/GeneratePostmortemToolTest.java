@@ -438,7 +438,7 @@ class GeneratePostmortemToolTest {
                 .containsExactly("service/prod/db", "statefulset/prod/db");
         assertThat(md).contains("service/prod/api").contains("service/prod/gateway");
         assertThat(report.getJsonObject("traces").getInt("errorCount")).isEqualTo(1);
-        assertThat(md).contains("**1 error trace:** `000000000000000000000000000000a1`");
+        assertThat(md).contains("**1 error trace:** `a1`");
         assertThat(report.getJsonArray("sources").getValuesAs(JsonString::getString))
                 .containsExactlyInAnyOrder("kubernetes", "mesh", "zipkin", "loki");
         assertThat(report.getBoolean("partial")).isFalse();
