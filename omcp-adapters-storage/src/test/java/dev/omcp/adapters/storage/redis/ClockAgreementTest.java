@@ -195,15 +195,7 @@ class ClockAgreementTest {
     @Test
     void aSkewMetRightAfterAnInconclusiveMeasurement_isStillLoggedAsBeginning() {
         // agreeing, then one stalled answer, then a clock found off: the operator must learn of the skew all the same
-        AtomicLong monotonic = new AtomicLong();
-        AtomicInteger calls = new AtomicInteger();
-        ClockAgreement measured = new ClockAgreement(replica, () -> {
-            monotonic.addAndGet(1_000_000); // each measurement starts after the one before, as System.nanoTime shows
-            if (calls.getAndIncrement() == 1) {
-                stall(monotonic, Duration.ofSeconds(50));
-            }
-            return T0;
-        }, "redis://127.0.0.1:6390", monotonic::get);
+        ClockAgreement measured = secondAnswerStalls50s();
         measured.check();
         assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
         replica.set(T0.plus(Duration.ofMinutes(7)));
@@ -237,15 +229,7 @@ class ClockAgreementTest {
 
     @Test
     void aSkewThatEndsAfterAnInconclusiveMeasurement_isLoggedAsEnded() {
-        AtomicLong monotonic = new AtomicLong();
-        AtomicInteger calls = new AtomicInteger();
-        ClockAgreement measured = new ClockAgreement(replica, () -> {
-            monotonic.addAndGet(1_000_000);
-            if (calls.getAndIncrement() == 1) {
-                stall(monotonic, Duration.ofSeconds(50));
-            }
-            return T0;
-        }, "redis://127.0.0.1:6390", monotonic::get);
+        ClockAgreement measured = secondAnswerStalls50s();
         replica.set(T0.plus(Duration.ofMinutes(7)));
         assertThatThrownBy(measured::check).hasMessageContaining("min 59 s ahead");
         assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
@@ -349,15 +333,7 @@ class ClockAgreementTest {
 
     @Test
     void anInconclusiveMeasurementDuringASkew_doesNotEndItsMargin() {
-        AtomicLong monotonic = new AtomicLong();
-        AtomicInteger calls = new AtomicInteger();
-        ClockAgreement measured = new ClockAgreement(replica, () -> {
-            monotonic.addAndGet(1_000_000);
-            if (calls.getAndIncrement() == 1) {
-                stall(monotonic, Duration.ofSeconds(50));
-            }
-            return T0;
-        }, "redis://127.0.0.1:6390", monotonic::get);
+        ClockAgreement measured = secondAnswerStalls50s();
         replica.set(T0.plusMillis(31_500));
         assertThatThrownBy(measured::check).hasMessageContaining("31 s ahead");
         assertThatThrownBy(measured::check).hasMessageContaining("took 50 s");
@@ -387,6 +363,22 @@ class ClockAgreementTest {
 
         assertThatThrownBy(farBehind::check).isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining(" ahead of");
         assertThatThrownBy(farAhead::check).isInstanceOf(SharedStateUnavailableException.class).hasMessageContaining(" behind");
+    }
+
+    /**
+     * A store answering {@link #T0} whose second answer takes 50 s (inconclusive), each measurement starting after the
+     * one before, as System.nanoTime shows.
+     */
+    private ClockAgreement secondAnswerStalls50s() {
+        AtomicLong monotonic = new AtomicLong();
+        AtomicInteger calls = new AtomicInteger();
+        return new ClockAgreement(replica, () -> {
+            monotonic.addAndGet(1_000_000);
+            if (calls.getAndIncrement() == 1) {
+                stall(monotonic, Duration.ofSeconds(50));
+            }
+            return T0;
+        }, "redis://127.0.0.1:6390", monotonic::get);
     }
 
     /** The answer takes {@code pause} to come back, by both clocks. */
