@@ -98,6 +98,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             + "its egress policy because its egress resolver is not installed, so it does not connect to the source; retrying "
             + "will not help: ask the gateway's operator to install it, whose log says how (event=source-url-rejected)";
 
+    /**
+     * The fields of a source beside its settings. The sources file keeps both in one entry, so a setting of one of these
+     * names would replace the field there and the next start would read another URL, tenant, name or state than was saved.
+     */
+    private static final List<String> OWN_FIELDS = List.of("name", "type", "url", "tenant", "enabled");
+
     private final ConnectorCatalog catalog;
     private final ConnectorContexts contexts;
     private final SourceStore store;
@@ -634,6 +640,11 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             if (tenant.isEmpty()) {
                 tenant = unnamedTenant;
             }
+        }
+        List<String> shadowing = OWN_FIELDS.stream().filter(settings::containsKey).map(field -> "settings." + field).toList();
+        if (!shadowing.isEmpty()) {
+            return refused(SourceOutcome.INVALID, String.join(", ", shadowing) + ": a source's own fields (" + String.join(", ",
+                    OWN_FIELDS) + ") go at the top level of the body, never inside 'settings'; nothing was saved");
         }
         SourceConfig config;
         try {

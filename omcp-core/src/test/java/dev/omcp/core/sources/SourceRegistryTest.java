@@ -514,6 +514,36 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aSettingNamedLikeOneOfTheSourcesOwnFields_isRefused_soTheFileCannotRebindOrRedirectTheSourceAtTheNextStart() {
+        // the sources file keeps settings beside name, type, url, tenant and enabled in one entry: written there, a setting
+        // of the same name replaced the field, and the next start read another tenant, URL, name or state than the API saved
+        store.sources.add(def("acme-prom", "prometheus", "https://prom.example.com", "acme", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        for (String field : List.of("name", "type", "url", "tenant", "enabled")) {
+            JsonObject settings = Json.createObjectBuilder().add(field, "").add("step", "30s").build();
+            SourceOutcome added = registry.add(new SourceDraft("p", "prometheus", Optional.of("https://prom.example.com"),
+                    Optional.empty(), Optional.empty(), settings), tenantUser("acme"));
+            SourceOutcome changed = registry.update("acme-prom", new SourceDraft("acme-prom", "prometheus", Optional.empty(),
+                    Optional.empty(), Optional.empty(), settings), tenantUser("acme"));
+            SourceCheck tested = registry.test(new SourceDraft("p", "prometheus", Optional.of("https://prom.example.com"),
+                    Optional.empty(), Optional.empty(), settings), tenantUser("acme"));
+            for (SourceOutcome outcome : List.of(added, changed)) {
+                assertThat(outcome).as(field).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                    assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+                    assertThat(r.reason()).contains("settings." + field).contains("top level");
+                });
+            }
+            assertThat(tested.stage()).as(field).isEqualTo("validation");
+            assertThat(tested.message()).contains("settings." + field);
+        }
+        assertThat(store.saves).isZero();
+        assertThat(store.sources).singleElement().satisfies(d -> {
+            assertThat(d.config().tenant()).isEqualTo("acme");
+            assertThat(d.config().settings()).isEmpty();
+        });
+    }
+
+    @Test
     void aTenantNoLoginCouldCarry_isRefusedBoundedAndNothingIsSaved() {
         SourceRegistry registry = registry(false);
         for (String tenant : List.of("ac\u001b[31mme", "acme\n2026-11-30 INFO forged", "acme\u202e", "t".repeat(257))) {
