@@ -106,6 +106,48 @@ class RootCauseRankerTest {
         assertThat(r.ranking().get(2).factors().get(1).value()).isCloseTo(8 / 20.0, offset(1e-9));
     }
 
+    /**
+     * Ties go to the earlier onset (docs/analysis.md, "Root-cause ranking"). Scores that are equal in exact arithmetic
+     * come out of the weighted sum one rounding apart: b (onset 0.8, severity 16 of 20) summed to 0.8 and a (onset 1,
+     * severity 9 of 20) to 0.7999999999999998, so b, which began two minutes later, ranked first with the same score
+     * shown.
+     */
+    @Test
+    void scoresEqualButForRounding_areTiesThatGoToTheEarlierOnset() {
+        RootCauseRanking r = ranker.rank(List.of(svc("b", 2, 16), svc("a", 0, 9), svc("c", 10, 20)), Optional.empty());
+
+        assertThat(r.ranking()).extracting(RankedCause::service).containsExactly("a", "b", "c");
+        assertThat(r.ranking().get(0).score()).isCloseTo(r.ranking().get(1).score(), offset(1e-12));
+    }
+
+    /** Every exact tie on a grid of onsets (minutes 0-10) and severities (1-20 sigma) goes to the earlier onset. */
+    @Test
+    void everyExactTieOnAGrid_goesToTheEarlierOnset() {
+        List<String> wrong = new ArrayList<>();
+        for (int laterMinute = 1; laterMinute < 10; laterMinute++) {
+            for (int earlierMinute = 0; earlierMinute < laterMinute; earlierMinute++) {
+                for (int laterSigma = 1; laterSigma <= 20; laterSigma++) {
+                    for (int earlierSigma = 1; earlierSigma <= 20; earlierSigma++) {
+                        // exact scores in units of 0.35 / 10 minutes and 0.20 / 20 sigma: 7 per minute earlier, 2 per sigma
+                        if (7 * (10 - laterMinute) + 2 * laterSigma != 7 * (10 - earlierMinute) + 2 * earlierSigma) {
+                            continue;
+                        }
+                        RootCauseRanking r = ranker.rank(List.of(svc("later", laterMinute, laterSigma),
+                                svc("earlier", earlierMinute, earlierSigma), svc("last", 10, 20)), Optional.empty());
+                        if (indexOf(r, "earlier") > indexOf(r, "later")) {
+                            wrong.add("later@" + laterMinute + "m/" + laterSigma + " vs earlier@" + earlierMinute + "m/" + earlierSigma);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    private static int indexOf(RootCauseRanking r, String service) {
+        return r.ranking().stream().map(RankedCause::service).toList().indexOf(service);
+    }
+
     @Test
     void emptyInput_givesAnEmptyRankingWithANote() {
         assertThat(ranker.rank(List.of(), topology).note()).isEqualTo("no anomalous services to rank");
