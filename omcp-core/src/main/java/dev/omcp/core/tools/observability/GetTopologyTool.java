@@ -253,6 +253,11 @@ public final class GetTopologyTool extends ObservabilityTool {
         return among.stream().sorted(nearestFirst).limit(max).toList();
     }
 
+    /** Whether {@code n} belongs to {@code namespace} itself, not merely listed under it as a cluster-wide resource. */
+    private static boolean ofNamespace(TopologyNode n, String namespace) {
+        return (!n.namespace().isEmpty() || n.kind().equals("namespace") || n.name().indexOf('/') >= 0) && inNamespace(n, namespace);
+    }
+
     /**
      * Whether a node may be listed under the {@code namespace} asked for: one of that namespace, or a
      * cluster-wide one (a node, a host; of the namespaces, that one). Every source is asked for the
@@ -260,11 +265,6 @@ public final class GetTopologyTool extends ObservabilityTool {
      * this namespace" must still hold. A service a source without namespaces spells {@code ns/name}
      * is of namespace {@code ns}.
      */
-    /** Whether {@code n} belongs to {@code namespace} itself, not merely listed under it as a cluster-wide resource. */
-    private static boolean ofNamespace(TopologyNode n, String namespace) {
-        return (!n.namespace().isEmpty() || n.kind().equals("namespace") || n.name().indexOf('/') >= 0) && inNamespace(n, namespace);
-    }
-
     private static boolean inNamespace(TopologyNode n, String namespace) {
         if (namespace.isEmpty()) {
             return true;

@@ -53,6 +53,11 @@ final class ListedNameChecks {
     private final Set<ListedNameVerdicts.Check> claimed = ConcurrentHashMap.newKeySet();
     /** How many more names this listing may claim: checks another listing gave up are taken over within it. */
     private final AtomicInteger spare;
+    /**
+     * Set before this listing interrupts its checks (its deadline, or one check's failure): a check failing after it says
+     * nothing of its name, whatever the plugin made of the interrupt (a failure without it as the cause, its status cleared).
+     */
+    private volatile boolean givenUp;
 
     private ListedNameChecks(ListedNameVerdicts verdicts, Connector connector, MetricDiscoveryCapability discovery, int spare) {
         this.verdicts = verdicts;
@@ -101,6 +106,7 @@ final class ListedNameChecks {
                 }
             } catch (ConnectorException | RuntimeException e) {
                 // the listing fails: the checks still waiting or running are of no use, and close() would wait for them
+                givenUp = true;
                 checks.shutdownNow();
                 throw e;
             }
@@ -117,10 +123,16 @@ final class ListedNameChecks {
         slots.acquire();
         try {
             boolean only = onlyTheGatewaysSeries(check.name());
-            verdicts.settle(check, only);
+            if (givenUp || Thread.currentThread().isInterrupted()) {
+                // an answer after the interrupt may be a plugin's "nothing" for "I was stopped": kept, it would be the
+                // verdict of every listing for minutes; the name is checked again instead
+                verdicts.abandon(check);
+            } else {
+                verdicts.settle(check, only);
+            }
             return only;
         } catch (ConnectorException | RuntimeException e) {
-            if (Thread.currentThread().isInterrupted() || causedByInterrupt(e)) {
+            if (givenUp || Thread.currentThread().isInterrupted() || causedByInterrupt(e)) {
                 // this listing's deadline, or another check's failure, cut it short: nothing is known of the name
                 verdicts.abandon(check);
             } else {

@@ -326,6 +326,57 @@ class ServiceListingsTest {
     }
 
     @Test
+    void aCheckLeftByACallThatRanOutOfTime_isTakenOver_evenWhenThePluginHidesTheInterruptInItsFailure() throws Exception {
+        // the call's deadline cut its checks short, whatever the plugin made of the interrupt: that says nothing of the names,
+        // and the call waiting for them must not fail with an error that only the first call's deadline caused
+        HeldNames plugin = new HeldNames("checkout", "payments");
+        plugin.hidesInterrupts = true;
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            plugin.awaitDiscoveries(2);
+            Future<Gathered<List<ServiceInfo>>> second = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            plugin.awaitListings(2);
+
+            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
+                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            plugin.release();
+            Gathered<List<ServiceInfo>> answered = second.get(10, TimeUnit.SECONDS);
+            assertThat(answered.failures()).isEmpty();
+            assertThat(answered.answers()).singleElement()
+                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+        }
+    }
+
+    @Test
+    void aCheckLeftByACallThatRanOutOfTime_keepsNoVerdict_evenWhenThePluginSwallowsTheInterruptAndAnswersNothing()
+            throws Exception {
+        // "no metrics" from a check its call gave up is no answer of the name: kept as a verdict, it would list for minutes
+        // a name that only carries the gateway's own series, in every call of every tenant
+        HeldNames plugin = new HeldNames("checkout", "payments");
+        plugin.swallowsInterrupts = true;
+        plugin.metrics = List.of(new MetricInfo("omcp_anomaly_score", "gauge", ""));
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            plugin.awaitDiscoveries(2);
+            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
+                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+
+            plugin.release();
+            Gathered<List<ServiceInfo>> answered = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme))).get(10, TimeUnit.SECONDS);
+            assertThat(answered.failures()).isEmpty();
+            assertThat(answered.answers()).singleElement().satisfies(a -> assertThat(a.value()).isEmpty());
+        }
+    }
+
+    @Test
     void aNameLongerThanAnyTheGatewayJudges_isCheckedInEachCall_butNoVerdictOfItIsKept() {
         // the verdicts of 256 connectors' 10,000 names each are kept: each name must be bounded, as a scored name is
         String longest = "s".repeat(AnomalyScoreSample.MAX_NAME_LENGTH);
@@ -459,6 +510,15 @@ class ServiceListingsTest {
         private final AtomicInteger discoveries = new AtomicInteger();
         /** The names whose discovery ended with an answer. */
         final List<String> discovered = new CopyOnWriteArrayList<>();
+        /**
+         * Whether an interrupted discovery fails as a plugin that maps every failure to "unavailable" does: without the
+         * interrupt as its cause, and with the thread's interrupt status cleared.
+         */
+        volatile boolean hidesInterrupts;
+        /** Whether an interrupted discovery answers "no metrics" as if nothing happened, its interrupt status cleared. */
+        volatile boolean swallowsInterrupts;
+        /** What a released discovery answers. */
+        volatile List<MetricInfo> metrics = List.of(new MetricInfo("http_requests_total", "counter", ""));
 
         HeldNames(String... listed) {
             this.listed = List.of(listed);
@@ -503,11 +563,17 @@ class ServiceListingsTest {
             try {
                 released.await();
             } catch (InterruptedException e) {
+                if (hidesInterrupts) {
+                    throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the held backend cannot be reached");
+                }
+                if (swallowsInterrupts) {
+                    return List.of();
+                }
                 Thread.currentThread().interrupt();
                 throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted", e);
             }
             discovered.add(service);
-            return List.of(new MetricInfo("http_requests_total", "counter", ""));
+            return metrics;
         }
 
         @Override
