@@ -15,13 +15,17 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
  * Turns a checked plugin into code: its own {@link PluginClassLoader} under the
  * {@link SdkOnlyClassLoader}, the one factory of {@code META-INF/services}, and its hooks. No
  * network is used; the plugin's static initializers run with the plugin loader as context loader.
+ *
+ * <p>Whatever the plugin's code throws while it loads, an {@link Error} included (a failed
+ * assertion, runaway recursion, a static initializer's own error, which the JVM passes on unwrapped),
+ * is that plugin failing to load, as the hook pipeline treats a hook's: escaping, it stopped the
+ * scan, and so the start or the install (an upgrade then stayed in place without the earlier version).
  */
 final class PluginLoading {
     private PluginLoading() {}
@@ -66,7 +70,7 @@ final class PluginLoading {
             while (iterator.hasNext()) {
                 factories.add(iterator.next());
             }
-        } catch (ServiceConfigurationError | LinkageError e) {
+        } catch (RuntimeException | Error e) {
             throw new PluginLoadException("the factory of '" + manifest.name() + "' cannot be created: " + describe(e));
         }
         if (factories.size() != 1) {
@@ -79,7 +83,7 @@ final class PluginLoading {
         String declared;
         try {
             declared = factory.manifest().name();
-        } catch (RuntimeException | LinkageError e) {
+        } catch (RuntimeException | Error e) {
             throw new PluginLoadException("the factory of '" + manifest.name() + "' failed to describe itself: " + describe(e));
         }
         if (!manifest.name().equals(declared)) {
@@ -108,7 +112,7 @@ final class PluginLoading {
         Class<?> type;
         try {
             type = Class.forName(className, true, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
+        } catch (ClassNotFoundException | RuntimeException | Error e) {
             throw new HookUnusable("module '" + entry.module() + "' cannot be loaded: " + describe(e));
         }
         if (!Hook.class.isAssignableFrom(type) || type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
@@ -121,7 +125,7 @@ final class PluginLoading {
             throw new HookUnusable("module '" + entry.module() + "' has no public no-argument constructor");
         } catch (InvocationTargetException e) {
             throw new HookUnusable("module '" + entry.module() + "' failed in its constructor: " + describe(e.getCause()));
-        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
             throw new HookUnusable("module '" + entry.module() + "' cannot be created: " + describe(e));
         }
     }

@@ -254,6 +254,31 @@ class PluginVerificationIT {
     }
 
     @Test
+    void aFactoryFailingWithAnError_isALoadFailureNamingIt_notAnErrorThatStopsTheScan() {
+        PluginFixture.named("asserting").signedBy(KEY)
+                .services(dev.omcp.adapters.storage.plugins.fixture.AssertingConnectorFactory.class.getName() + "\n").writeInto(plugins);
+        FilesystemPluginStore store = store();
+        PluginCandidate candidate = only(store);
+        assertThat(candidate.fullyVerified()).as(candidate.problems().toString()).isTrue();
+        // an Error escaping the load ended the whole start, or left an upgrade installed without taking it back
+        assertThatThrownBy(() -> store.load(candidate)).isInstanceOf(PluginLoadException.class)
+                .hasMessage("the factory of 'asserting' failed to describe itself: AssertionError: manifest not configured");
+    }
+
+    @Test
+    void aHookWhoseStaticInitializerFailsWithAnError_isSkipped_andTheConnectorStillLoads() throws Exception {
+        PluginFixture.named("echo").signedBy(KEY)
+                .hook("tool_pre_invoke", "dev.omcp.adapters.storage.plugins.fixture.AssertingHook")
+                .writeInto(plugins);
+        FilesystemPluginStore store = store();
+        LoadedPlugin loaded = store.load(only(store));
+        assertThat(loaded.hooks()).isEmpty();
+        assertThat(loaded.skippedHooks()).extracting(LoadedPlugin.SkippedHook::reason).containsExactly(
+                "module 'dev.omcp.adapters.storage.plugins.fixture.AssertingHook' cannot be loaded: "
+                        + "AssertionError: hook table not initialized");
+    }
+
+    @Test
     void aFactoryDeclaringAnotherNameThanTheManifest_doesNotLoad() throws IOException {
         Path root = PluginFixture.named("echo").signedBy(KEY).writeInto(plugins);
         // plugin-name.txt inside the JAR says "echo"; a plugin "renamed" from its directory would say otherwise.
