@@ -295,19 +295,27 @@ public final class PostmortemMarkdown {
                 case ':' -> out.append(text.startsWith("//", i + 1) ? "\\:" : ":");
                 case '.' -> out.append(i >= 3 && text.regionMatches(true, i - 3, "www", 0, 3) ? "\\." : ".");
                 case '&' -> out.append(CHARACTER_REFERENCE.matcher(text).region(i, text.length()).lookingAt() ? "\\&" : "&");
-                case '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069' -> out.append(' ');
-                default -> out.append(c);
+                default -> out.append(isBidiControl(c) ? ' ' : c);
             }
         }
         return out.toString();
     }
 
+    /** An embedding, override or isolate of the bidirectional algorithm: it would make the text after it read as another. */
+    private static boolean isBidiControl(char c) {
+        return (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069');
+    }
+
     /**
      * Text inside an inline code span: one line without control characters, no backticks, at most 300 characters. Public for the
-     * tool's footnote, which quotes a failed source's query as the draft quotes its lines.
+     * tool's footnote, which quotes a failed source's query as the draft quotes its lines. A code span shows its characters as
+     * they are, so bidirectional overrides become spaces here too: a log line could otherwise read as another.
      */
     public static String code(String text) {
-        return PostmortemBuilder.shorten(PostmortemBuilder.oneLine(text).replace('`', '\''), 300);
+        String oneLine = PostmortemBuilder.oneLine(text).replace('`', '\'');
+        StringBuilder out = new StringBuilder(oneLine.length());
+        oneLine.chars().forEach(c -> out.append(isBidiControl((char) c) ? ' ' : (char) c));
+        return PostmortemBuilder.shorten(out.toString(), 300);
     }
 
     /**

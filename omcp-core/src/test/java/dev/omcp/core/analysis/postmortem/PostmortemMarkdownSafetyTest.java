@@ -90,6 +90,26 @@ class PostmortemMarkdownSafetyTest {
     }
 
     @Test
+    void aBidiOverrideInALogLineOrTraceId_cannotReorderTheCodeSpanItIsShownIn() {
+        // a code span shows its characters as they are, so a raw right-to-left override there would make
+        // the line read as another (exe.gnp shown as png.exe); outside code spans the escapes already make it a space
+        String spoof = "payment ok \u202Eexe.gnp\u2066 done";
+        List<HistoryRow> rows = List.of(new HistoryRow("db", "latency", FROM.plusSeconds(120), 9.5, true, Optional.empty(),
+                Optional.of(FROM.plusSeconds(60))));
+        List<TraceSummary> traces = List.of(new TraceSummary("ab\u202Ecd", "GET /", "db", FROM, 5, 1, true));
+        PostmortemInput in = new PostmortemInput("db", "1h", FROM, TO, "acme", rows, List.of(), Map.of(),
+                Optional.of(new BlastRadiusWalker().walk(ClusterFixture.merged(), List.of("db"), BlastRadiusOptions.defaults())),
+                ContributingSignal.fromHistory(rows), traces, List.of(new LogHighlight(FROM, spoof, 1)), WHOLE_WINDOW, ALL_UP);
+        PostmortemReport r = builder.build(in);
+
+        String md = PostmortemMarkdown.render(r);
+
+        assertThat(md).doesNotContain("\u202E").doesNotContain("\u2066").contains("`payment ok  exe.gnp  done`").contains("`ab cd`");
+        // the JSON keeps the line as the backend sent it (after redaction), as it keeps every value
+        assertThat(r.toJson().toString()).contains("\u202E");
+    }
+
+    @Test
     void aCharacterReference_cannotBringBackWhatTheEscapesTakeOut() {
         // markdown decodes &#x202E; to the right-to-left override the escapes turn into a space: "evilexe.png" on screen
         String spoof = "evil&#x202E;gnp.exe";
