@@ -493,13 +493,14 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 }
             }
             for (Gathered.Failure f : logs.failures()) {
-                // a plugin's query may quote anything, and the highlights beside it are redacted
+                // a plugin's query may quote anything, and so may a logs backend's refusal (the line it choked
+                // on): both are redacted like the highlights beside them, as query_logs redacts its errors
                 Optional<String> query = f.query().map(redact);
                 String key = f.source() + "\u0000" + f.message();
                 Integer entry = reported.get(key);
                 if (entry == null) {
                     reported.put(key, failed.size());
-                    failed.add(new Failed(f.source(), "logs", kind(f), f.message(), query));
+                    failed.add(new Failed(f.source(), "logs", kind(f), redact.apply(f.message()), query));
                 } else if (failed.get(entry).query().isEmpty() && query.isPresent()) {
                     // one entry when both levels failed alike; their searches differ only in the level, so one
                     // query shows what ran: the error search's, or the warning one's when only it was heard
@@ -508,7 +509,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 }
             }
         }
-        SourceState state = stateOf(byLevel);
+        SourceState state = stateOf(byLevel, redact);
         List<LogHighlight> highlights = extractor.extract(lines, HIGHLIGHT_LEVELS, redactMessage, PostmortemReport.MAX_LOG_HIGHLIGHTS);
         return new LogFindings(highlights, state, warned);
     }
@@ -530,11 +531,16 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      * a source that failed alike in several is named once.
      */
     private static SourceState stateOf(List<? extends Gathered<?>> fanOuts) {
+        return stateOf(fanOuts, UnaryOperator.identity());
+    }
+
+    /** @param message what each failure's message shows (the logs sources' are redacted) */
+    private static SourceState stateOf(List<? extends Gathered<?>> fanOuts, UnaryOperator<String> message) {
         boolean configured = fanOuts.stream().anyMatch(g -> !g.noSource());
         boolean anyAnswered = fanOuts.stream().anyMatch(g -> !g.answers().isEmpty());
         List<SourceFailure> failures = fanOuts.stream().flatMap(g -> g.failures().stream())
                 .map(f -> new SourceFailure(f.source(), f.kind() == FailureKind.TIMEOUT ? SourceFailure.Kind.TIMEOUT
-                        : SourceFailure.Kind.ERROR, f.message()))
+                        : SourceFailure.Kind.ERROR, message.apply(f.message())))
                 .distinct().toList();
         return SourceState.of(configured, anyAnswered, failures);
     }

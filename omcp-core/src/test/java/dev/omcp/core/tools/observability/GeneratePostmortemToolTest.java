@@ -899,6 +899,25 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aLogsSourcesErrorMessage_isRedactedLikeTheHighlights_inTheJsonAndTheMarkdown() {
+        // a logs backend's refusal may quote the line it choked on; query_logs redacts it, and so must the draft that is stored
+        ScriptedConnector broken = new ScriptedConnector().logs(q -> {
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "entry too large: login failed for carol@example.net");
+        });
+        ToolResult result = call(tool(new ScriptedSources().add("zipkin", zipkin).add("loki", broken)), "{\"service\":\"db\"}");
+
+        JsonObject report = structured(result);
+        assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement()
+                .satisfies(f -> assertThat(f.getString("error")).isEqualTo("entry too large: login failed for [REDACTED:email]"));
+        assertThat(report.toString()).doesNotContain("carol@example.net");
+        assertThat(result.firstText()).contains("login failed for \\[REDACTED:email\\]").doesNotContain("carol@example.net");
+
+        redaction = false;
+        assertThat(structured(call(tool(new ScriptedSources().add("zipkin", zipkin).add("loki", broken)), "{\"service\":\"db\"}"))
+                .getJsonArray("failedSources").getJsonObject(0).getString("error")).endsWith("carol@example.net");
+    }
+
+    @Test
     void whenOnlyTheWarningSearchSaidWhatItSent_itsQueryIsTheOneNamed() {
         // the error search fails before it sends anything (as Loki's does while it looks up the service's label)
         ScriptedConnector failing = new ScriptedConnector().logs(ScriptedConnector.unavailable("Loki answered HTTP 503"))
