@@ -546,7 +546,17 @@ public final class JsonSchemaValidator {
 
     private static String canonical(JsonValue value) {
         if (value instanceof JsonNumber n) {
-            return n.bigDecimalValue().stripTrailingZeros().toPlainString();
+            // toString, not toPlainString: one text per value as well once the zeros are stripped, but
+            // as short as the number was sent; the plain form of a client's 1e999999999 is a billion
+            // digits, which took minutes of a request thread to write out
+            BigDecimal number = n.bigDecimalValue();
+            try {
+                return number.stripTrailingZeros().toString();
+            } catch (ArithmeticException e) {
+                // stripping 100e2147483647's zeros takes its exponent beyond an int: such a number keeps its
+                // own spelling, so uniqueItems only sees repeats spelled alike (enum compares the values)
+                return number.toString();
+            }
         }
         return value.toString();
     }

@@ -297,4 +297,25 @@ class JsonSchemaValidatorTest {
                 .endsWith(": could not be checked against ^(a|b)*$: the value is too long for this pattern; send a shorter value");
         assertThat(validator.validate(s, Jsonp.object().add("ab", "x").build(), "labels")).isEmpty();
     }
+
+    @Test
+    @Timeout(30) // a guard against the hang this test is about: the old check wrote out every digit of 10^999999999
+    void numbersWithHugeExponents_areComparedWithoutWritingOutTheirDigits() {
+        // A client's number of eleven characters: uniqueItems and enum compare items by a text form of
+        // each, which must stay as short as the number was sent, not grow to a billion digits.
+        JsonObject unique = schema("{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true}");
+        assertThat(validator.validate(unique, json("[1e999999999, 10e999999998]"), "services"))
+                .contains("services: items must be unique; services[1] repeats services[0]");
+        JsonObject choice = schema("{\"enum\":[\"p50\",\"p99\",1e999999998]}");
+        assertThat(validator.validate(choice, json("1e999999999"), "q")).singleElement().asString().startsWith("q: must be one of");
+        assertThat(validator.validate(choice, json("10e999999997"), "q")).isEmpty();
+        // equal values still compare equal whatever their notation, and different ones do not
+        JsonObject numbers = schema("{\"type\":\"array\",\"uniqueItems\":true}");
+        assertThat(validator.validate(numbers, json("[100, 1e2]"), "n")).hasSize(1);
+        assertThat(validator.validate(numbers, json("[0, 0.000, -0]"), "n")).hasSize(1);
+        assertThat(validator.validate(numbers, json("[1e5, 1e-5, \"1e5\"]"), "n")).isEmpty();
+        // stripping the zeros of 100e2147483647 would take its exponent beyond what a BigDecimal holds
+        assertThat(validator.validate(numbers, json("[100e2147483647, 1]"), "n")).isEmpty();
+        assertThat(validator.validate(numbers, json("[100e2147483647, 100e2147483647]"), "n")).hasSize(1);
+    }
 }
