@@ -165,12 +165,13 @@ public final class BackendJson {
 
     /**
      * The error for a body the parser could not read: not JSON, cut short, or beyond Jackson's
-     * limits (nesting depth, lengths of numbers and names). The parser's own message is not passed
+     * limits (nesting depth, lengths of numbers, names and strings). The parser's own message is not passed
      * on: it may quote the backend's text.
      */
     static ConnectorException unreadable(String backend, Exception cause) {
         return new ConnectorException(Kind.BAD_RESPONSE, cause instanceof StreamConstraintsException
-                ? backend + " answered JSON beyond what the gateway reads (nested deeper than 1000 levels, or a number or name too long)"
+                ? backend + " answered JSON beyond what the gateway reads (nested deeper than 1000 levels, or a number, name or string "
+                        + "too long)"
                 : notAnObject(backend).getMessage());
     }
 
