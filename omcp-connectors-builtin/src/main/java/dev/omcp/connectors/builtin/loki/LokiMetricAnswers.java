@@ -4,6 +4,7 @@ import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.BackendWarnings;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
+import dev.omcp.connectors.builtin.backend.SampleValues;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.query.Series;
@@ -26,7 +27,8 @@ import java.util.TreeMap;
  * "values":[[<seconds>,"<value>"],...]}]}}} for a range query, {@code "vector"} with one
  * {@code "value"} per series for an instant one. Values are Prometheus' spellings ({@code "NaN"},
  * {@code "+Inf"}, {@code "-Inf"} included); times are read from their decimal text, exactly. Any
- * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception. A range query's samples
+ * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception: a {@code metric} or
+ * {@code values} of another type too ({@code null} is nothing), and a value beyond a double ({@link SampleValues}). A range query's samples
  * are held to {@link SampleChecks}: ascending, none repeated, none more than a step outside the window.
  */
 final class LokiMetricAnswers {
@@ -86,7 +88,13 @@ final class LokiMetricAnswers {
             if (!(r instanceof JsonObject series)) {
                 throw badSample();
             }
-            JsonArray values = series.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
+            JsonArray values = switch (series.get("values")) {
+                case JsonArray a -> a;
+                case null -> JsonValue.EMPTY_JSON_ARRAY;
+                case JsonValue v when v.getValueType() == JsonValue.ValueType.NULL -> JsonValue.EMPTY_JSON_ARRAY;
+                // skipped, its series read as one without points: "no data"
+                default -> throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered 'values' that is not a list in its matrix");
+            };
             long[] times = new long[values.size()];
             double[] samples = new double[values.size()];
             int n = 0;
@@ -153,18 +161,23 @@ final class LokiMetricAnswers {
         if (!(pair instanceof JsonArray a) || a.size() != 2 || !(a.get(1) instanceof JsonString text)) {
             throw badSample();
         }
-        return switch (text.getString()) {
+        String spelled = text.getString();
+        double value = switch (spelled) {
             case "NaN" -> Double.NaN;
             case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
             case "-Inf" -> Double.NEGATIVE_INFINITY;
             default -> {
                 try {
-                    yield Double.parseDouble(text.getString());
+                    yield Double.parseDouble(spelled);
                 } catch (NumberFormatException e) {
                     throw badSample();
                 }
             }
         };
+        if (SampleValues.overflowed(value, spelled.charAt(spelled.length() - 1))) {
+            throw SampleValues.outOfRange(BACKEND);
+        }
+        return value;
     }
 
     /** The refusal of an answer of another type than {@code expected}, quoting the backend's type as one short line. */
@@ -177,8 +190,12 @@ final class LokiMetricAnswers {
         return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a sample that is not a [time, \"value\"] pair");
     }
 
-    private static Map<String, String> labels(JsonValue value) {
+    /** The string members of a series' {@code metric}; one of another type than an object (or null) is refused, not read as no labels. */
+    private static Map<String, String> labels(JsonValue value) throws ConnectorException {
         Map<String, String> out = new TreeMap<>();
+        if (value != null && !(value instanceof JsonObject) && value.getValueType() != JsonValue.ValueType.NULL) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a 'metric' that is not an object");
+        }
         if (value instanceof JsonObject o) {
             o.forEach((k, v) -> {
                 if (v instanceof JsonString s) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.NumberInput;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
+import dev.omcp.connectors.builtin.backend.SampleValues;
 import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
@@ -32,7 +33,9 @@ import java.util.TreeMap;
  * samples ({@code histograms} instead of {@code values}) have no single value a {@link Series} can
  * carry: skipping them answered a series without points, which reads as "no data" although the
  * service has some, so they fail the query with a {@link Kind#BAD_QUERY} that says why. Anything
- * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}. Each series' samples are
+ * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}: a series that is not an
+ * object, a {@code metric} or {@code values} of another type ({@code null}, what a Go encoder writes
+ * for nothing, is nothing), a value beyond a double ({@link SampleValues}). Each series' samples are
  * held to {@link SampleChecks} in the loop that reads them: ascending, none repeated, none more
  * than a step outside the asked window.
  */
@@ -82,9 +85,11 @@ final class PrometheusMatrix {
         long heap = 0;
         int histogramSeries = 0;
         for (JsonToken e = next(p); e != JsonToken.END_ARRAY; e = next(p)) {
+            if (e == JsonToken.VALUE_NULL) {
+                continue; // what a Go encoder writes for nothing
+            }
             if (e != JsonToken.START_OBJECT) {
-                p.skipChildren();
-                continue;
+                throw wrongShape("a series that is not an object");
             }
             Map<String, String> labels = new TreeMap<>();
             long[] times = new long[0];
@@ -132,6 +137,10 @@ final class PrometheusMatrix {
                 } else if (key.equals("histograms") && v == JsonToken.START_ARRAY) {
                     histogramSeries++;
                     p.skipChildren();
+                } else if (key.equals("metric") && v != JsonToken.VALUE_NULL) {
+                    throw wrongShape("a 'metric' that is not an object"); // skipped, its series read as one without labels
+                } else if (key.equals("values") && v != JsonToken.VALUE_NULL) {
+                    throw wrongShape("'values' that is not a list"); // skipped, its series read as one without points: "no data"
                 } else {
                     p.skipChildren();
                 }
@@ -252,11 +261,16 @@ final class PrometheusMatrix {
         if (length <= 4 && (last < '0' || last > '9')) {
             return special(new String(text, offset, length));
         }
+        double value;
         try {
-            return NumberInput.parseDouble(text, offset, length, true);
+            value = NumberInput.parseDouble(text, offset, length, true);
         } catch (NumberFormatException e) {
             throw badSample();
         }
+        if (SampleValues.overflowed(value, last)) {
+            throw SampleValues.outOfRange(BACKEND);
+        }
+        return value;
     }
 
     private static double special(String text) throws ConnectorException {
@@ -272,6 +286,10 @@ final class PrometheusMatrix {
                 }
             }
         };
+    }
+
+    private static ConnectorException wrongShape(String what) {
+        return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + what + " in its matrix");
     }
 
     private static ConnectorException badSample() {

@@ -90,6 +90,32 @@ class LokiMetricAnswersTest {
     }
 
     @Test
+    void aSeriesLabelsOrSamplesOfTheWrongType_isABadResponseSayingWhich_notASeriesWithoutPointsOrLabels() throws ConnectorException {
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"level\":\"error\"},\"values\":\"x\"}]}}",
+                ConnectorException.Kind.BAD_RESPONSE, "'values' that is not a list");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":[\"level\"],\"values\":[[1,\"1\"]]}]}}",
+                ConnectorException.Kind.BAD_RESPONSE, "'metric' that is not an object");
+        assertThatThrownBy(() -> LokiMetricAnswers.vector(json("{\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":5,"
+                + "\"value\":[1,\"1\"]}]}}"))).isInstanceOfSatisfying(ConnectorException.class,
+                        e -> assertThat(e.getMessage()).contains("'metric' that is not an object"));
+        // null is what a Go encoder writes for an empty map: no labels, as before
+        assertThat(LokiMetricAnswers.matrix(json("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":null,"
+                + "\"values\":[[1,\"1\"]]}]}}"))).singleElement().satisfies(s -> assertThat(s.labels()).isEmpty());
+    }
+
+    @Test
+    void aValueBeyondTheRangeOfADouble_isABadResponse_notAnInfinityLokiNeverAnswered() throws ConnectorException {
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[[1,\"1e400\"]]}]}}",
+                ConnectorException.Kind.BAD_RESPONSE, "sample value out of range");
+        assertThatThrownBy(() -> LokiMetricAnswers.vector(json("{\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},"
+                + "\"value\":[1,\"-1e999\"]}]}}"))).isInstanceOfSatisfying(ConnectorException.class,
+                        e -> assertThat(e.getMessage()).contains("sample value out of range"));
+        assertThat(LokiMetricAnswers.matrix(json("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":"
+                + "[[1,\"+Inf\"],[2,\"-Inf\"],[3,\"1e-400\"]]}]}}"))).singleElement()
+                .satisfies(s -> assertThat(s.values()).containsExactly(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0));
+    }
+
+    @Test
     void aTimeOfATinyFraction_isTheEpoch_readWithoutScalingItsExponent_andOneBeyondWhatScalingHolds_isNoUncheckedException()
             throws ConnectorException {
         // 1e-30000000 seconds scaled to whole milliseconds took minutes of CPU; 1e-999999999 escaped as an ArithmeticException

@@ -235,6 +235,33 @@ class PrometheusMatrixTest {
         refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
     }
 
+    private static String matrix(String result) {
+        return "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":" + result + "}}";
+    }
+
+    @Test
+    void aSeriesOrItsLabelsOrSamplesOfTheWrongType_isABadResponseSayingWhich_notASeriesWithoutPointsOrLabels() throws ConnectorException {
+        // each of these read as a series without points ("no data") or without its labels, and no line said so
+        refused(matrix("[5]"), "a series that is not an object");
+        refused(matrix("[\"x\",{\"metric\":{},\"values\":[[1,\"1\"]]}]"), "a series that is not an object");
+        refused(matrix("[{\"metric\":{\"job\":\"api\"},\"values\":\"x\"}]"), "'values' that is not a list");
+        refused(matrix("[{\"metric\":{\"job\":\"api\"},\"values\":{\"1\":\"2\"}}]"), "'values' that is not a list");
+        refused(matrix("[{\"metric\":[\"job\",\"api\"],\"values\":[[1,\"1\"]]}]"), "'metric' that is not an object");
+        refused(matrix("[{\"metric\":\"api\",\"values\":[[1,\"1\"]]}]"), "'metric' that is not an object");
+        // null is what a Go encoder writes for an empty list or map: nothing, as before
+        assertThat(read(matrix("[null,{\"metric\":null,\"values\":[[1,\"1\"]]}]"))).singleElement()
+                .satisfies(s -> assertThat(s.labels()).isEmpty());
+    }
+
+    @Test
+    void aValueBeyondTheRangeOfADouble_isABadResponse_notAnInfinityTheBackendNeverAnswered() throws ConnectorException {
+        refused(matrix("[{\"metric\":{},\"values\":[[1,\"1e400\"]]}]"), "sample value out of range");
+        refused(matrix("[{\"metric\":{},\"values\":[[1,\"-2.5E+309\"]]}]"), "sample value out of range");
+        // infinities spelled as such stay infinities, and a value too small for a double is zero, as in Prometheus' own reading
+        assertThat(read(matrix("[{\"metric\":{},\"values\":[[1,\"+Inf\"],[2,\"-Inf\"],[3,\"Infinity\"],[4,\"1e-400\"]]}]"))
+                .getFirst().values()).containsExactly(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0.0);
+    }
+
     @Test
     void nativeHistogramSamples_failTheQueryWithTheReason_insteadOfASeriesWithoutPoints() {
         // the shape Prometheus 2.40+ answers for a native histogram: "histograms" in place of "values"
@@ -278,6 +305,9 @@ class PrometheusMatrixTest {
         String deep = "[".repeat(5000) + "]".repeat(5000);
         refused("{\"warnings\":" + deep + ",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}",
                 "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
+        // a label value past the parser's 20 million characters: the refusal said "a number or name too long"
+        refused(matrix("[{\"metric\":{\"pod\":\"" + "x".repeat(20_000_001) + "\"},\"values\":[[1,\"1\"]]}]"),
+                "or a number, name or string too long");
     }
 
     private static dev.omcp.connectors.builtin.backend.BackendJson.Answer<List<Series>> readAnswer(String json, SampleChecks checks)
