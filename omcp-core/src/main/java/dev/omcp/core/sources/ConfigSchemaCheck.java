@@ -39,6 +39,8 @@ final class ConfigSchemaCheck {
                 checked.add(key, value);
             }
         });
+        // the API and the sources file refuse a setting named url, but an embedder's own store (InMemorySourceStore) may
+        // hold one, and the connector is handed that setting: the schema judges it, not the field beside it
         if (!source.url().isBlank() && !source.settings().containsKey("url")) {
             checked.add("url", source.url());
         }

@@ -69,11 +69,11 @@ final class SecretSettings {
     }
 
     /**
-     * Settings sent back with their masks replaced, and the paths ({@code tls.ca},
-     * {@code upstreams[1].password}) of masks with no stored string at their place, for which the
-     * draft is refused rather than saved with the mask as the secret.
+     * Settings sent back with their masks replaced, the paths ({@code tls.ca}, {@code upstreams[1].password})
+     * of masks with no stored string at their place, for which the draft is refused rather than saved with the
+     * mask as the secret, and the paths of masks replaced by a stored secret.
      */
-    record Unmasked(JsonObject settings, List<String> unresolved) {}
+    record Unmasked(JsonObject settings, List<String> unresolved, List<String> kept) {}
 
     /**
      * {@code submitted} with every masked value replaced by the value at the same path of
@@ -82,16 +82,24 @@ final class SecretSettings {
      */
     static Unmasked unmask(JsonObject submitted, JsonObject current) {
         List<String> unresolved = new ArrayList<>();
-        JsonObject settings = (JsonObject) unmask(submitted, Optional.of(current), "", unresolved);
-        return new Unmasked(settings, List.copyOf(unresolved));
+        List<String> kept = new ArrayList<>();
+        JsonObject settings = (JsonObject) unmask(submitted, Optional.of(current), "", unresolved, kept);
+        return new Unmasked(settings, List.copyOf(unresolved), List.copyOf(kept));
     }
 
-    private static JsonValue unmask(JsonValue submitted, Optional<JsonValue> current, String path, List<String> unresolved) {
+    /**
+     * The paths of the values of {@code settings} that are exactly {@link ManageSources#MASK}: a secret that merely
+     * contains it (a password {@code a********b}) is a secret like any other.
+     */
+    static List<String> masks(JsonObject settings) {
+        return unmask(settings, JsonValue.EMPTY_JSON_OBJECT).unresolved();
+    }
+
+    private static JsonValue unmask(JsonValue submitted, Optional<JsonValue> current, String path, List<String> unresolved,
+            List<String> keptPaths) {
         if (submitted instanceof JsonString s && s.getString().equals(ManageSources.MASK)) {
             Optional<JsonValue> kept = current.filter(c -> c.getValueType() == JsonValue.ValueType.STRING);
-            if (kept.isEmpty()) {
-                unresolved.add(path);
-            }
+            (kept.isEmpty() ? unresolved : keptPaths).add(path);
             return kept.orElse(submitted);
         }
         if (submitted.getValueType() == JsonValue.ValueType.OBJECT) {
@@ -100,7 +108,7 @@ final class SecretSettings {
                     .map(JsonValue::asJsonObject).orElse(JsonValue.EMPTY_JSON_OBJECT);
             for (Map.Entry<String, JsonValue> e : submitted.asJsonObject().entrySet()) {
                 out.add(e.getKey(), unmask(e.getValue(), Optional.ofNullable(cur.get(e.getKey())),
-                        path.isEmpty() ? e.getKey() : path + "." + e.getKey(), unresolved));
+                        path.isEmpty() ? e.getKey() : path + "." + e.getKey(), unresolved, keptPaths));
             }
             return out.build();
         }
@@ -112,7 +120,7 @@ final class SecretSettings {
             List<JsonValue> items = submitted.asJsonArray();
             for (int i = 0; i < items.size(); i++) {
                 out.add(unmask(items.get(i), i < cur.size() ? Optional.of(cur.get(i)) : Optional.empty(),
-                        path + "[" + i + "]", unresolved));
+                        path + "[" + i + "]", unresolved, keptPaths));
             }
             return out.build();
         }

@@ -98,12 +98,6 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             + "its egress policy because its egress resolver is not installed, so it does not connect to the source; retrying "
             + "will not help: ask the gateway's operator to install it, whose log says how (event=source-url-rejected)";
 
-    /**
-     * The fields of a source beside its settings. The sources file keeps both in one entry, so a setting of one of these
-     * names would replace the field there and the next start would read another URL, tenant, name or state than was saved.
-     */
-    private static final List<String> OWN_FIELDS = List.of("name", "type", "url", "tenant", "enabled");
-
     private final ConnectorCatalog catalog;
     private final ConnectorContexts contexts;
     private final SourceStore store;
@@ -421,13 +415,14 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             }
             Map<String, String> paths = SecretSettings.filePaths(draft.settings());
             if (!paths.isEmpty()) {
-                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", paths.keySet().stream().limit(10)
-                        .map(path -> BackendText.quoted(path, 64)).toList()) + (paths.size() > 10 ? " and " + (paths.size() - 10)
-                        + " more" : "") + " name files on the gateway host; those are accepted only in the sources file. Send the PEM "
-                        + "or token inline");
+                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(List.copyOf(paths.keySet())) + " name files on the "
+                        + "gateway host; those are accepted only in the sources file. Send the PEM or token inline");
             }
-            if (draft.settings().toString().contains(MASK)) {
-                return refused(SourceOutcome.INVALID, "a new source cannot keep masked values; send the secrets themselves");
+            // only a value that is the mask itself: a password that merely contains it is a password (as in update)
+            List<String> masks = SecretSettings.masks(draft.settings());
+            if (!masks.isEmpty()) {
+                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(masks) + " are masked, but a new source has no "
+                        + "stored secret to keep; send the secrets themselves");
             }
             Optional<SourceOutcome.Refused> blank = blankUrl(draft, false);
             if (blank.isPresent()) {
@@ -482,11 +477,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             JsonObject settings = unmasked.settings();
             List<String> unresolved = unmasked.unresolved();
             if (!unresolved.isEmpty()) {
-                // the paths are the caller's keys, any size: each quoted bounded and printable, the first ten
-                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", unresolved.stream().limit(10)
-                        .map(path -> BackendText.quoted(path, 64)).toList()) + (unresolved.size() > 10 ? " and "
-                        + (unresolved.size() - 10) + " more" : "") + " are masked but the source has no stored value there; "
-                        + "send the secret itself");
+                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unresolved) + " are masked but the source has no "
+                        + "stored value there; send the secret itself");
             }
             Map<String, String> oldPaths = SecretSettings.filePaths(old.settings());
             for (Map.Entry<String, String> p : SecretSettings.filePaths(settings).entrySet()) {
@@ -496,6 +488,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 }
             }
             String url = draft.url().map(String::strip).orElse(old.url());
+            if (!unmasked.kept().isEmpty() && !BackendOrigin.same(old.url(), url)) {
+                // a mask stands for a secret its sender may never have read (sources:write does not show it): kept, it would
+                // be sent to whatever backend the new URL names, so only a path on the same backend keeps it
+                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unmasked.kept()) + " are masked, but the URL's "
+                        + "host changed (its scheme, host or port), so the stored secrets are not sent to the new one: send the "
+                        + "secrets again in full; nothing was saved");
+            }
             // a tenant user's change leaves the binding as it is unless the body names their tenant: a
             // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
             // likewise an omitted 'enabled' keeps the source as it was: a PUT that changes one setting must not
@@ -573,6 +572,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         }
     }
 
+    /** Settings paths as a refusal names them: the caller's keys, any size, so each quoted bounded and printable, the first ten. */
+    private static String quotedPaths(List<String> paths) {
+        return String.join(", ", paths.stream().limit(10).map(path -> BackendText.quoted(path, 64)).toList())
+                + (paths.size() > 10 ? " and " + (paths.size() - 10) + " more" : "");
+    }
+
     private static SourceOutcome.Stale stale(String action, String name, SourceView seen, Principal caller) {
         LOG.info("event=source-change-stale action={} source={} actor=\"{}\"", action, name, LogField.of(caller.id()));
         return new SourceOutcome.Stale(seen.version());
@@ -641,10 +646,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 tenant = unnamedTenant;
             }
         }
-        List<String> shadowing = OWN_FIELDS.stream().filter(settings::containsKey).map(field -> "settings." + field).toList();
+        // the sources file keeps these beside the settings in one entry (SourceDefinition.OWN_FIELDS says why)
+        List<String> shadowing = SourceDefinition.OWN_FIELDS.stream().filter(settings::containsKey).map(field -> "settings." + field)
+                .toList();
         if (!shadowing.isEmpty()) {
             return refused(SourceOutcome.INVALID, String.join(", ", shadowing) + ": a source's own fields (" + String.join(", ",
-                    OWN_FIELDS) + ") go at the top level of the body, never inside 'settings'; nothing was saved");
+                    SourceDefinition.OWN_FIELDS) + ") go at the top level of the body, never inside 'settings'; nothing was saved");
         }
         SourceConfig config;
         try {

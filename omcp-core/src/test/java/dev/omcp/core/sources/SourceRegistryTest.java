@@ -591,6 +591,75 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aMaskSentWithAUrlOfAnotherHost_isRefusedNamingIt_soTheStoredSecretNeverReachesThatHost() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "stored-token")).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", settings));
+        SourceRegistry registry = registry(false);
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+        assertThat(shown.getJsonObject("auth").getString("token")).isEqualTo(ManageSources.MASK);
+
+        // another host, another port, another scheme: each is another backend, which the stored token must not follow
+        for (String elsewhere : List.of("https://loki.example.com", "https://prom.example.com:8443/base",
+                "http://prom.example.com/base")) {
+            SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of(elsewhere), "", true,
+                    shown), Principal.anonymous());
+            assertThat(outcome).as(elsewhere).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+                assertThat(r.reason()).contains("settings auth.token are masked").contains("host changed").contains("in full")
+                        .contains("nothing was saved").doesNotContain("stored-token");
+            });
+        }
+        assertThat(store.saves).isZero();
+        assertThat(store.sources.get(0).config().url()).isEqualTo("https://prom.example.com/base");
+        assertThat(created).hasSize(1);
+
+        // the secret sent in full goes with the new host
+        JsonObject full = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "loki-token")).build();
+        assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of("https://loki.example.com"), "", true,
+                full), Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.get(0).config().settings()).isEqualTo(full);
+    }
+
+    @Test
+    void aMaskSentWithAUrlOfTheSameOrigin_keepsTheStoredSecret_whateverThePathCaseOrDefaultPort() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "stored-token")).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", settings));
+        SourceRegistry registry = registry(false);
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+
+        for (String same : List.of("https://prom.example.com/other?x=1", "HTTPS://PROM.example.com:443/base")) {
+            assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of(same), "", true, shown),
+                    Principal.anonymous())).as(same).isInstanceOf(SourceOutcome.Saved.class);
+            assertThat(store.sources.get(0).config().settings()).isEqualTo(settings);
+        }
+        assertThat(store.sources.get(0).config().url()).isEqualTo("HTTPS://PROM.example.com:443/base");
+    }
+
+    @Test
+    void aNewSourcesSecretThatMerelyContainsTheMask_isSaved_whileAValueThatIsTheMask_isRefusedNamingIt() {
+        SourceRegistry registry = registry(false);
+        JsonObject containing = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "basic").add("username", "u").add("password", "a********b"))
+                .build();
+        assertThat(registry.add(new SourceDraft("prom", "prometheus", Optional.of("https://prom.example.com"), "", true, containing),
+                Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.get(0).config().settings()).isEqualTo(containing);
+
+        JsonObject masked = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "basic").add("username", "u").add("password", ManageSources.MASK))
+                .build();
+        assertThat(registry.add(new SourceDraft("logs", "loki", Optional.of("https://loki.example.com"), "", true, masked),
+                Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                    assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+                    assertThat(r.reason()).contains("settings auth.password are masked").contains("send the secrets themselves");
+                });
+        assertThat(store.sources).extracting(SourceDefinition::name).containsExactly("prom");
+    }
+
+    @Test
     void aBlankUrlInAChange_isRefusedNamingTheSourceAndTheField_andTheStoredSourceKeepsServing() {
         store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);
@@ -1106,6 +1175,21 @@ class SourceRegistryTest {
         assertThat(registry.add(new SourceDraft("new", "prometheus", Optional.of("https://prom.example.com"), Optional.empty(),
                 Optional.empty(), JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous()))
                 .isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> assertThat(saved.source().enabled()).isTrue());
+    }
+
+    @Test
+    void aTestOfADraftNamedLikeAStoredSource_neverFillsItsMasksFromThatSource() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "stored-token")).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", settings));
+        SourceRegistry registry = registry(false);
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+
+        registry.test(new SourceDraft("prom", "prometheus", Optional.of("https://loki.example.com"), "", true, shown),
+                Principal.anonymous());
+
+        assertThat(created).hasSize(2);
+        assertThat(created.get(1).source().settings().toString()).doesNotContain("stored-token").contains(ManageSources.MASK);
     }
 
     @Test

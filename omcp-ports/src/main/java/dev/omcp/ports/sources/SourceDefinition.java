@@ -1,6 +1,7 @@
 package dev.omcp.ports.sources;
 
 import dev.omcp.sdk.connector.SourceConfig;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,13 @@ import java.util.Objects;
  * @param origin where the definition came from
  */
 public record SourceDefinition(SourceConfig config, boolean enabled, Origin origin) {
+    /**
+     * The fields of a source beside its settings. A sources file keeps both in one entry, so a setting of one of these
+     * names would replace the field there, and the next start would read another name, type, URL, tenant or state than
+     * was saved: the management API refuses such a setting, and a store that keeps both together refuses to write it.
+     */
+    public static final List<String> OWN_FIELDS = List.of("name", "type", "url", "tenant", "enabled");
+
     /** Where a source was defined. */
     public enum Origin {
         /** The sources file. */
