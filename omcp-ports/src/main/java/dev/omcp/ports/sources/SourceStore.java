@@ -20,7 +20,11 @@ public interface SourceStore {
      * Replaces the stored sources with {@code sources}, keeping the {@code plugins:} block and any
      * entry that could not be read.
      *
-     * @throws SourceStoreException when nothing could be written; the old file is untouched
+     * @throws SourceStoreException when nothing could be written; the old file is untouched. A store refuses to
+     *     remove a source while an entry it could not read has the same name: that entry would become the source
+     *     at the next start
+     * @throws IllegalArgumentException when a source has a setting named like one of
+     *     {@link SourceDefinition#OWN_FIELDS}; nothing is written
      */
     void save(java.util.List<SourceDefinition> sources) throws SourceStoreException;
 

@@ -108,7 +108,8 @@ public final class YamlSourceStore implements SourceStore {
      * it may hold written out, far more than anchors shared between a few sources need.
      */
     static final long MAX_EXPANDED_UNITS = 4 * MAX_FILE_BYTES;
-    private static final Set<String> RESERVED = Set.of("name", "type", "url", "tenant", "enabled");
+    /** The keys of an entry that are the source's own fields; every other key is a setting. */
+    private static final List<String> RESERVED = SourceDefinition.OWN_FIELDS;
     private static final String HEALTH = "health";
     private static final String THRESHOLDS = "thresholds";
 
@@ -511,6 +512,7 @@ public final class YamlSourceStore implements SourceStore {
             if (!readable) {
                 throw new SourceStoreException("the sources file could not be read at start, so it is not overwritten; fix it and restart");
             }
+            refuseToUncoverSkippedEntries(sources);
             List<Object> entries = new ArrayList<>();
             Map<String, Map<String, Object>> written = new HashMap<>();
             for (SourceDefinition d : sources) {
@@ -530,8 +532,59 @@ public final class YamlSourceStore implements SourceStore {
         }
     }
 
+    /**
+     * Refuses to remove a source while an entry the last load skipped has the same name (a second {@code prom}): the file
+     * would then hold that entry alone, and the next start would load it, perhaps with another URL, as the source the
+     * operator just removed. Dropping the skipped entry instead would lose what the operator wrote there, unseen.
+     */
+    private void refuseToUncoverSkippedEntries(List<SourceDefinition> sources) throws SourceStoreException {
+        Set<String> kept = new HashSet<>();
+        sources.forEach(d -> kept.add(d.name()));
+        for (Object skipped : unreadableEntries) {
+            Optional<String> name = nameOf(skipped);
+            if (name.isPresent() && rawEntries.containsKey(name.get()) && !kept.contains(name.get())) {
+                String quoted = BackendText.quoted(name.get(), 64);
+                throw new SourceStoreException(whereIs(skipped) + " also has the name '" + quoted + "' and was skipped when "
+                        + "the file was read; removing the source '" + quoted + "' would let that entry define it at the next "
+                        + "start, so nothing was written: fix the file (delete or rename that entry), restart the gateway, then "
+                        + "remove the source again");
+            }
+        }
+    }
+
+    /** The name an entry gives, as {@link #entry(Object, int)} would read it, when it gives one. */
+    private Optional<String> nameOf(Object item) {
+        if (item instanceof Map<?, ?> map && map.get("name") instanceof String name) {
+            return Optional.of(substitution.apply(name).strip());
+        }
+        return Optional.empty();
+    }
+
+    /** "sources entry 3 (line 8)": where {@code item} stands in the file as last read or written. */
+    private String whereIs(Object item) {
+        int index = -1;
+        if (document.get("sources") instanceof List<?> list) {
+            for (int i = 0; i < list.size() && index < 0; i++) {
+                index = list.get(i) == item ? i : -1;
+            }
+        }
+        if (index < 0) {
+            return "an entry of the sources file";
+        }
+        return "sources entry " + (index + 1) + SourcesEntryLines.lineOf(file, MAX_FILE_BYTES, index).map(l -> " (line " + l + ")")
+                .orElse("");
+    }
+
     private Map<String, Object> entry(SourceDefinition d, Map<String, Object> raw) {
         SourceConfig c = d.config();
+        List<String> shadowing = RESERVED.stream().filter(c.settings()::containsKey).map(field -> "settings." + field).toList();
+        if (!shadowing.isEmpty()) {
+            // the management API refuses these; an embedder that calls the store directly must not get a file whose next
+            // read gives the source another URL, tenant, name or state than the one saved
+            throw new IllegalArgumentException("source '" + BackendText.quoted(c.name(), 64) + "': " + String.join(", ", shadowing)
+                    + " would replace the source's own field in the sources file (" + String.join(", ", RESERVED) + " go beside "
+                    + "the settings, never inside them); nothing was written");
+        }
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("name", Substitution.escape(c.name()));
         entry.put("type", Substitution.escape(c.type()));

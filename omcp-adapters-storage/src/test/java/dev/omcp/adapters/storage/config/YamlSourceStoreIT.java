@@ -249,6 +249,59 @@ class YamlSourceStoreIT {
     }
 
     @Test
+    void removingASourceWhoseNameASkippedEntryAlsoHolds_isRefusedNamingThatEntry_soTheRemovedSourceCannotComeBack() throws Exception {
+        String original = """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: https://prom.example.com
+                  - name: logs
+                    type: loki
+                    url: https://loki.example.com
+                  - name: prom
+                    type: prometheus
+                    url: https://other.example.com
+                """;
+        Path file = write("sources.yaml", original);
+        YamlSourceStore store = store(file, List.of());
+        SourcesDocument document = store.load();
+        assertThat(document.sources()).extracting(SourceDefinition::name).containsExactly("prom", "logs");
+        SourceDefinition logs = document.sources().get(1);
+
+        // saved without 'prom', the file would hold only the other entry of that name, which the next start would load
+        assertThatThrownBy(() -> store.save(List.of(logs))).isInstanceOf(SourceStoreException.class)
+                .hasMessageContaining("sources entry 3 (line 8)").hasMessageContaining("'prom'")
+                .hasMessageContaining("nothing was written").hasMessageContaining("fix the file")
+                .hasMessageNotContaining("other.example.com");
+        assertThat(Files.readString(file)).isEqualTo(original);
+
+        // a change that keeps 'prom' is written, the skipped entry kept after it; removing another source too
+        store.save(List.of(document.sources().get(0)));
+        assertThat(store.load().sources()).extracting(SourceDefinition::name).containsExactly("prom");
+        assertThat(Files.readString(file)).contains("other.example.com");
+        // the rewritten file moved that entry: the refusal names where it is now
+        assertThatThrownBy(() -> store.save(List.of())).isInstanceOf(SourceStoreException.class)
+                .hasMessageContaining("sources entry 2 (line 5)");
+    }
+
+    @Test
+    void aDefinitionWithASettingNamedLikeAnOwnField_isRefusedByTheStoreItself_andTheFileKept() throws Exception {
+        String original = "sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com'}\n";
+        Path file = write("sources.yaml", original);
+        YamlSourceStore store = store(file, List.of());
+        store.load();
+
+        for (String field : SourceDefinition.OWN_FIELDS) {
+            JsonObject shadowing = Json.createObjectBuilder().add(field, "https://attacker.example").build();
+            assertThatThrownBy(() -> store.save(List.of(new SourceDefinition(new SourceConfig("prom", "prometheus",
+                    "https://p.example.com", "", shadowing), true, SourceDefinition.Origin.EMBEDDED))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("settings." + field)
+                    .hasMessageContaining("nothing was written").hasMessageNotContaining("attacker");
+            assertThat(Files.readString(file)).isEqualTo(original);
+        }
+    }
+
+    @Test
     void aChangedSecretIsWrittenAsGiven() throws Exception {
         Path file = write("sources.yaml", "sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com', auth: {type: bearer, token: '${PROM_TOKEN}'}}\n");
         YamlSourceStore store = store(file, List.of());
