@@ -176,7 +176,11 @@ public final class BlastRadiusWalker {
         return names;
     }
 
-    /** The moves out of {@code id}, sorted by target id so the walk is deterministic. */
+    /**
+     * The moves out of {@code id}, sorted by target id, a move down first, then by impact, so the walk
+     * is deterministic: two edges between one pair (X CALLS it and X DEPENDS_ON it) name the same
+     * impact whatever order the source listed them in.
+     */
     private static List<Move> moves(TopologyGraph graph, String id, boolean down) {
         List<Move> moves = new ArrayList<>();
         for (TopologyEdge e : graph.incoming(id)) {
@@ -204,7 +208,7 @@ public final class BlastRadiusWalker {
                 moves.add(new Move(e.to(), "part of " + id, true));
             }
         }
-        moves.sort(Comparator.comparing(Move::to).thenComparing(m -> !m.down()));
+        moves.sort(Comparator.comparing(Move::to).thenComparing(m -> !m.down()).thenComparing(Move::impact));
         return moves;
     }
 }

@@ -179,6 +179,24 @@ class BlastRadiusWalkerTest {
         assertThat(r.truncated()).isFalse();
     }
 
+    /**
+     * A caller that both calls and depends on the target is reached by two moves of one length: which
+     * one the answer names must not depend on the order the source listed its edges in.
+     */
+    @Test
+    void twoEdgesToOneResource_nameTheSameImpact_whateverOrderTheSourceListedThemIn() {
+        List<TopologyNode> nodes = List.of(node("service", "shop", "db"), node("service", "shop", "api"));
+        TopologyEdge calls = new TopologyEdge("service/shop/api", "service/shop/db", Relation.CALLS);
+        TopologyEdge dependsOn = new TopologyEdge("service/shop/api", "service/shop/db", Relation.DEPENDS_ON);
+        List<String> impacts = new ArrayList<>();
+        for (List<TopologyEdge> edges : List.of(List.of(calls, dependsOn), List.of(dependsOn, calls))) {
+            BlastRadius r = walker.walk(TopologyGraph.of("mesh", new Topology(nodes, edges)), List.of("service/shop/db"),
+                    BlastRadiusOptions.defaults());
+            impacts.add(r.nodes().get(1).impact());
+        }
+        assertThat(impacts).containsExactly("calls service/shop/db", "calls service/shop/db");
+    }
+
     /** Container app of pod shop/p: its id has the pod between namespace and name. */
     private static final TopologyNode APP = new TopologyNode("container/shop/p/app", "container", "app", "shop", Map.of());
 
