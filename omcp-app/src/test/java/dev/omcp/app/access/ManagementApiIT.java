@@ -202,7 +202,7 @@ class ManagementApiIT {
         assertThat(sparklines.path("bucketSeconds").asInt()).isEqualTo(300);
         assertThat(sparklines.path("retentionSeconds").asInt()).isEqualTo(3600);
         assertThat(sparklines.path("services").findValuesAsText("service")).containsExactly("checkout");
-        assertThat(sparklines.path("services").get(0).path("scores")).hasSize(12);
+        assertThat(sparklines.path("services").get(0).path("scores")).as("the hour's 12 buckets and the one holding now").hasSize(13);
         assertThat(sparklines.path("services").get(0).path("scores").toString()).contains("6.5").contains("null");
 
         for (String bucket : List.of("1s", "2h", "5", "abc")) {

@@ -32,7 +32,7 @@ class HistorySparklinesTest {
         assertThat(series).extracting(s -> s.getString("service")).containsExactly("checkout", "payments/db");
         JsonObject checkout = series.getFirst();
         assertThat(checkout.getInt("bucketSeconds")).isEqualTo(60);
-        assertThat(checkout.getJsonArray("scores")).hasSize(60);
+        assertThat(checkout.getJsonArray("scores")).hasSize(61);
         assertThat(checkout.getJsonArray("scores").toString()).contains("7.5").contains("null");
         assertThat(checkout.getJsonArray("anomalous").toString()).contains("true");
         assertThat(sparklines.retention()).isEqualTo(Duration.ofHours(1));

@@ -298,7 +298,11 @@ public final class AnomalyHistory {
 
     /**
      * Per-service sparklines of the tenant over the retention window, in buckets of {@code bucket}
-     * aligned to multiples of it, services in name order.
+     * aligned to multiples of it, services in name order. The last bucket holds now and the first
+     * starts at or before the retention cutoff, so every retained score up to now is plotted; that
+     * takes {@code ceil(retention / bucket) + 1} buckets, always as many (with one fewer, the scores
+     * of up to one bucket's width after the cutoff, retained but older than the first bucket, were
+     * never plotted).
      */
     public List<Sparkline> sparklines(String tenant, Duration bucket) {
         long width = bucket.toMillis();
@@ -306,8 +310,9 @@ public final class AnomalyHistory {
             throw new IllegalArgumentException("sparkline bucket must be positive and give at most 10000 buckets, got " + bucket);
         }
         Instant now = clock.instant();
-        int n = (int) ((limits.retention().toMillis() + width - 1) / width);
+        int n = (int) ((limits.retention().toMillis() + width - 1) / width) + 1;
         long end = Math.floorDiv(now.toEpochMilli(), width) * width + width;
+        // start = floor(now) - ceil(retention) <= now - retention: no retained score falls before the first bucket
         long start = end - n * width;
         long cutoff = now.minus(limits.retention()).toEpochMilli();
         Map<String, double[]> scores = new TreeMap<>();

@@ -17,6 +17,7 @@ import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -214,38 +215,89 @@ class AnomalyHistoryTest {
         List<Sparkline> lines = h.sparklines("", Duration.ofMinutes(1));
         assertThat(lines).extracting(Sparkline::service).containsExactly("api", "db");
         Sparkline api = lines.getFirst();
-        assertThat(api.maxScores()).hasSize(60);
-        // T0 is on a minute boundary: buckets end at T0 + 1 min, so T0 - 90 s falls in bucket 57
-        assertThat(api.maxScores()[57]).isEqualTo(6);
-        assertThat(api.anomalous()[57]).isTrue();
-        assertThat(api.maxScores()[58]).isNaN();
+        assertThat(api.maxScores()).hasSize(61);
+        // T0 is on a minute boundary: buckets run from T0 - 1 h to T0 + 1 min, so T0 - 90 s falls in bucket 58
+        assertThat(api.maxScores()[58]).isEqualTo(6);
+        assertThat(api.anomalous()[58]).isTrue();
+        assertThat(api.maxScores()[59]).isNaN();
         JsonObject json = api.toJson();
-        assertThat(json.getJsonArray("scores").get(58)).isEqualTo(JsonValue.NULL);
+        assertThat(json.getJsonArray("scores").get(59)).isEqualTo(JsonValue.NULL);
         assertThat(json.getInt("bucketSeconds")).isEqualTo(60);
         assertThatThrownBy(() -> h.sparklines("", Duration.ZERO)).hasMessageContaining("bucket must be positive");
     }
 
     @Test
+    void sparklines_plotEveryRetainedScore_whenTheClockIsBetweenBucketBoundaries() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        Instant now = T0.plusSeconds(42);
+        clock.set(now);
+        // just inside the retention: the cutoff (now - 1 h) lies 42 s into a minute, so its bucket starts before it
+        h.record(sample("", "api", "cpu", now.minus(Duration.ofHours(1)).plusSeconds(1), 3, false));
+        h.record(sample("", "api", "cpu", now.minus(Duration.ofMinutes(59)).plusSeconds(10), 4, true));
+        h.record(sample("", "api", "cpu", now, 5, false));
+
+        Sparkline api = h.sparklines("", Duration.ofMinutes(1)).getFirst();
+
+        assertThat(api.start()).as("the first bucket starts at or before the cutoff").isEqualTo(T0.minus(Duration.ofHours(1)));
+        assertThat(api.maxScores()).as("one bucket per minute of the hour, plus the one holding now").hasSize(61);
+        assertThat(api.maxScores()[0]).isEqualTo(3);
+        assertThat(api.maxScores()[1]).isEqualTo(4);
+        assertThat(api.anomalous()[1]).isTrue();
+        assertThat(api.maxScores()[60]).isEqualTo(5);
+        assertThat(Arrays.stream(api.maxScores()).filter(d -> !Double.isNaN(d)).count())
+                .as("every retained score is plotted").isEqualTo(3);
+    }
+
+    @Test
+    void sparklines_plotTheOldestRetainedScore_whenTheClockIsOnABucketBoundary() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.record(sample("", "api", "cpu", T0.minus(Duration.ofHours(1)), 7, true));
+
+        Sparkline api = h.sparklines("", Duration.ofMinutes(1)).getFirst();
+
+        assertThat(api.start()).isEqualTo(T0.minus(Duration.ofHours(1)));
+        assertThat(api.maxScores()).hasSize(61);
+        assertThat(api.maxScores()[0]).isEqualTo(7);
+    }
+
+    @Test
+    void sparklines_ofARetentionNotAMultipleOfTheBucket_keepOneLengthAndPlotEveryRetainedScore() {
+        HistoryLimits limits = new HistoryLimits(Duration.ofMinutes(10), 10, 100);
+        for (int second = 0; second < 240; second += 7) {
+            ManualClock c = new ManualClock(T0.plusSeconds(second));
+            AnomalyHistory h = new AnomalyHistory(c, limits, Optional.empty());
+            Instant now = c.instant();
+            h.record(sample("", "api", "cpu", now.minus(Duration.ofMinutes(10)), 1, false));
+            h.record(sample("", "api", "cpu", now, 2, false));
+
+            Sparkline api = h.sparklines("", Duration.ofMinutes(4)).getFirst();
+
+            assertThat(api.maxScores()).as("at +%d s", second).hasSize(4);
+            assertThat(Arrays.stream(api.maxScores()).filter(d -> !Double.isNaN(d)).sum()).as("at +%d s", second).isEqualTo(3);
+        }
+    }
+
+    @Test
     void sparklines_flagABucketWhoseScoreIsALowerBound_evenWhenAMeasuredScoreOfAnotherSignalIsHigher() {
         AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
-        // bucket 57: a p99 above the largest histogram bucket (a lower bound of 20) beside a measured 150
+        // bucket 58: a p99 above the largest histogram bucket (a lower bound of 20) beside a measured 150
         h.record(new AnomalyScoreSample("", "api", "latency_p99", T0.minusSeconds(90), 20, true, Optional.of("step"),
                 Optional.empty(), true));
         h.record(sample("", "api", "error_rate", T0.minusSeconds(85), 150, true));
-        // bucket 58: measured only
+        // bucket 59: measured only
         h.record(sample("", "api", "cpu", T0.minusSeconds(30), 4, true));
         h.record(sample("", "db", "cpu", T0.minusSeconds(5), 1, false));
 
         List<Sparkline> lines = h.sparklines("", Duration.ofMinutes(1));
 
         Sparkline api = lines.getFirst();
-        assertThat(api.maxScores()[57]).isEqualTo(150);
-        assertThat(api.levelAboveLargestBucket()[57]).as("the true deviation may exceed 150: the p99's 20 is only a bound").isTrue();
-        assertThat(api.levelAboveLargestBucket()[58]).isFalse();
+        assertThat(api.maxScores()[58]).isEqualTo(150);
+        assertThat(api.levelAboveLargestBucket()[58]).as("the true deviation may exceed 150: the p99's 20 is only a bound").isTrue();
+        assertThat(api.levelAboveLargestBucket()[59]).isFalse();
         JsonObject json = api.toJson();
-        assertThat(json.getJsonArray("levelAboveLargestBucket")).hasSize(60);
-        assertThat(json.getJsonArray("levelAboveLargestBucket").get(57)).isEqualTo(JsonValue.TRUE);
-        assertThat(json.getJsonArray("levelAboveLargestBucket").get(58)).isEqualTo(JsonValue.FALSE);
+        assertThat(json.getJsonArray("levelAboveLargestBucket")).hasSize(61);
+        assertThat(json.getJsonArray("levelAboveLargestBucket").get(58)).isEqualTo(JsonValue.TRUE);
+        assertThat(json.getJsonArray("levelAboveLargestBucket").get(59)).isEqualTo(JsonValue.FALSE);
         // only when some bucket has one, as get_anomaly_history writes the flag only when true
         assertThat(lines.get(1).toJson().containsKey("levelAboveLargestBucket")).isFalse();
     }
