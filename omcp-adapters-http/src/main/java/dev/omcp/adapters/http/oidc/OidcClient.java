@@ -3,7 +3,6 @@ package dev.omcp.adapters.http.oidc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
@@ -26,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Date;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * The relying-party side of OpenID Connect: discovery (cached, re-read hourly or after a failure,
  * one at a time),
  * the authorization request with PKCE (S256), the code exchange with the exact redirect URI, and
- * ID-token validation with Nimbus (signature from the provider's JWKS, refetched when a token names
+ * ID-token validation with Nimbus (signature from the provider's JWKS in an RSA or EC algorithm the
+ * provider advertises ({@link IdTokenAlgorithms}), keys refetched when a token names
  * an unknown key, so key rotation needs no restart; issuer, audience, authorized party, expiry, an
  * issue time not in the future, and nonce). Every answer from the provider (discovery, JWKS, token
  * endpoint) must arrive in full within the timeout and 256 KiB, or the login is refused (fail
@@ -56,12 +55,6 @@ public final class OidcClient {
     private static final Duration DISCOVERY_TTL = Duration.ofHours(1);
     /** Clock difference tolerated between the gateway and the provider, as Nimbus does for exp and nbf. */
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(DefaultJWTClaimsVerifier.DEFAULT_MAX_CLOCK_SKEW_SECONDS);
-    private static final Set<JWSAlgorithm> ALGORITHMS = new HashSet<>();
-
-    static {
-        ALGORITHMS.addAll(JWSAlgorithm.Family.RSA);
-        ALGORITHMS.addAll(JWSAlgorithm.Family.EC);
-    }
 
     private final OidcSettings settings;
     private final BoundedExchange exchange;
@@ -74,8 +67,8 @@ public final class OidcClient {
      * @param issuerInResponses whether the provider names itself ({@code iss}) in every authorization
      *     response: {@code authorization_response_iss_parameter_supported} of its metadata (RFC 9207)
      */
-    private record Provider(URI authorization, URI token, boolean issuerInResponses, DefaultJWTProcessor<SecurityContext> processor,
-            long fetchedNanos) {}
+    private record Provider(URI authorization, URI token, boolean issuerInResponses, IdTokenAlgorithms algorithms,
+            DefaultJWTProcessor<SecurityContext> processor, long fetchedNanos) {}
 
     /**
      * @param clock the gateway's clock: an ID token's {@code iat}, {@code exp} and {@code nbf} are
@@ -160,6 +153,8 @@ public final class OidcClient {
     }
 
     private Map<String, Object> validate(Provider current, String idToken, String nonce) throws OidcException {
+        // before the signature: a token in an algorithm the provider does not use is refused with a message that says so
+        current.algorithms().check(idToken);
         try {
             DefaultJWTProcessor<SecurityContext> processor = current.processor();
             JWTClaimsSet claims = processor.process(idToken, null);
@@ -265,6 +260,7 @@ public final class OidcClient {
         URI token = endpoint(document, "token_endpoint");
         URI jwks = endpoint(document, "jwks_uri");
         boolean issuerInResponses = document.path("authorization_response_iss_parameter_supported").asBoolean(false);
+        IdTokenAlgorithms algorithms = IdTokenAlgorithms.of(document);
         JWKSource<SecurityContext> keys;
         try {
             // Unknown key ids refetch the JWKS at once (rotation); no background threads.
@@ -280,7 +276,7 @@ public final class OidcClient {
             throw new OidcException("the provider's jwks_uri is not a usable URL", false, e);
         }
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
-        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
+        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(algorithms.accepted(), keys));
         processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
                 settings.clientId(),
                 new JWTClaimsSet.Builder().issuer(issuer).build(),
@@ -292,7 +288,7 @@ public final class OidcClient {
             }
         });
         LOG.info("event=oidc-discovered issuer=\"{}\"", issuer);
-        return new Provider(authorization, token, issuerInResponses, processor, System.nanoTime());
+        return new Provider(authorization, token, issuerInResponses, algorithms, processor, System.nanoTime());
     }
 
     private URI endpoint(JsonNode document, String field) throws OidcException {

@@ -7,9 +7,13 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
@@ -64,19 +68,23 @@ class OidcClientIT {
     /** The gateway's clock: years away from the system clock, so a check that reads the system clock shows. */
     private final ManualClock clock = new ManualClock(Instant.parse("2031-03-01T00:00:00Z"));
     private RSAKey signingKey;
+    /** Published next to the RSA key: a signature OMCP can verify, in an algorithm a provider may not advertise. */
+    private ECKey ecKey;
     private HttpServer provider;
     private String issuer;
 
     @BeforeEach
     void start() throws IOException, JOSEException {
         signingKey = new RSAKeyGenerator(2048).keyID("key-1").generate();
+        ecKey = new ECKeyGenerator(Curve.P_256).keyID("ec-1").generate();
         provider = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         issuer = "http://127.0.0.1:" + provider.getAddress().getPort();
         provider.createContext("/.well-known/openid-configuration", exchange -> answer(exchange, "/discovery", """
                 {"issuer": "%1$s", "authorization_endpoint": "%1$s/authorize", "token_endpoint": "%1$s/token",
                  "jwks_uri": "%1$s/jwks"%2$s}"""
                 .formatted(issuer, extraMetadata.get())));
-        provider.createContext("/jwks", exchange -> answer(exchange, "/jwks", new JWKSet(signingKey.toPublicJWK()).toString()));
+        provider.createContext("/jwks", exchange -> answer(exchange, "/jwks",
+                new JWKSet(List.of(signingKey.toPublicJWK(), ecKey.toPublicJWK())).toString()));
         provider.createContext("/token", exchange -> {
             exchange.getRequestBody().readAllBytes();
             answer(exchange, "/token", "{\"access_token\": \"a\", \"token_type\": \"Bearer\", \"id_token\": \"" + idToken.get() + "\"}");
@@ -270,6 +278,57 @@ class OidcClientIT {
         assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
             assertThat(e.getMessage()).contains("signature");
             assertCleanRefusal(e, false);
+        });
+    }
+
+    private String signedWithEc(JWTClaimsSet claims) throws JOSEException {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(ecKey.getKeyID()).build(), claims);
+        jwt.sign(new ECDSASigner(ecKey));
+        return jwt.serialize();
+    }
+
+    @Test
+    void anIdTokenInAnAlgorithmTheProviderDoesNotAdvertise_isRefused_thoughItsKeyIsPublished() throws Exception {
+        // OpenID Connect Core 3.1.3.7 step 7: the algorithm is RS256 or the one the provider uses for this client
+        extraMetadata.set(", \"id_token_signing_alg_values_supported\": [\"RS256\", \"HS256\"]");
+        idToken.set(signedWithEc(claims()));
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).isEqualTo("the ID token was refused: its signature algorithm ES256 is not one the identity "
+                    + "provider advertises and OMCP accepts (RS256; the provider advertises RS256, HS256)");
+            assertCleanRefusal(e, false);
+        });
+
+        extraMetadata.set(", \"id_token_signing_alg_values_supported\": [\"RS256\", \"ES256\"]");
+        assertThat(client().redeem("code", "verifier", NONCE)).as("advertised: accepted").containsEntry("sub", "u-1");
+    }
+
+    @Test
+    void aProviderThatNamesNoAlgorithm_isTakenAtRs256_theDefaultOfOpenIdConnect() throws Exception {
+        // id_token_signing_alg_values_supported is required by OpenID Connect Discovery; without it RS256 is the default
+        assertThat(client().redeem("code", "verifier", NONCE)).as("RS256").containsEntry("sub", "u-1");
+        idToken.set(signedWithEc(claims()));
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).contains("its signature algorithm ES256 is not one the identity provider advertises");
+            assertCleanRefusal(e, false);
+        });
+    }
+
+    @Test
+    void aProviderThatAdvertisesNoAlgorithmOmcpVerifies_isRefusedAtDiscovery_sayingWhatEachSideSupports() {
+        Map<String, String> refusals = Map.of(
+                "[\"HS256\"]", "the identity provider's id_token_signing_alg_values_supported lists only HS256, and OMCP accepts "
+                        + "ID tokens signed only with ES256, ES256K, ES384, ES512, PS256, PS384, PS512, RS256, RS384, RS512; "
+                        + "have the provider sign this client's ID tokens with RS256 or ES256",
+                "[\"none\"]", "the identity provider's id_token_signing_alg_values_supported lists only none, and OMCP accepts",
+                "[]", "the identity provider's id_token_signing_alg_values_supported lists no algorithm, and OMCP accepts",
+                "\"RS256\"", "the provider's discovery document has an id_token_signing_alg_values_supported that is not a list");
+        refusals.forEach((advertised, message) -> {
+            extraMetadata.set(", \"id_token_signing_alg_values_supported\": " + advertised);
+            assertThatThrownBy(() -> client().authorizationRequest("s", NONCE, "c")).as(advertised)
+                    .isInstanceOfSatisfying(OidcException.class, e -> {
+                        assertThat(e.getMessage()).startsWith(message);
+                        assertCleanRefusal(e, false);
+                    });
         });
     }
 
