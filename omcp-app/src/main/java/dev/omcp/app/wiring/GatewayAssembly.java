@@ -178,6 +178,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .module(sources.routes())
                 .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
                 .apiGuard(access.guard())
+                .trustedProxies(access.proxies())
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);

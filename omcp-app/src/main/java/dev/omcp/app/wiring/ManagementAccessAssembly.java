@@ -89,6 +89,7 @@ final class ManagementAccessAssembly {
             String authMode,
             boolean secretEphemeral,
             boolean trustProxy,
+            TrustedProxies proxies,
             List<AutoCloseable> closeables) {}
 
     static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit) {
@@ -197,7 +198,7 @@ final class ManagementAccessAssembly {
                 settings.policyFile().isPresent() ? "file" : settings.opa().isPresent() ? "opa" : "builtin",
                 redis.isPresent() ? "redis" : "memory", proxies.description());
         return new Built(guard, modules, new SecurityHeaders(settings.cspStrictReport()), policy, mode.wireName(),
-                loginMode && ephemeral, proxies.enabled(), closeables);
+                loginMode && ephemeral, proxies.enabled(), proxies, closeables);
     }
 
     /** A role a user (or, in an OIDC role map, a claim value) is given that the policy does not define. */

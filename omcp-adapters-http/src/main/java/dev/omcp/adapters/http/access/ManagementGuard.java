@@ -211,8 +211,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         ApiCaller.setClientIp(ctx, proxies.clientIp(peer, forwardedFor));
         // every line: a proxy may add its own after the client's (ctx.header reads only the first)
         List<String> forwardedProto = Collections.list(ctx.req().getHeaders("X-Forwarded-Proto"));
-        boolean secure = ctx.req().isSecure()
-                || proxies.forwardedProto(peer, forwardedFor, forwardedProto).filter("https"::equals).isPresent();
+        boolean secure = proxies.secure(ctx.req().isSecure(), peer, forwardedFor, forwardedProto);
         ApiCaller.setSecure(ctx, secure);
         return secure;
     }

@@ -68,13 +68,20 @@ public final class HostOriginGuard {
     private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
     private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9a-f:][0-9a-f:.]*:[0-9a-f:.]*");
 
+    /** Checks one request that came over plain HTTP: see {@link #check(String, String, boolean)}. */
+    public Verdict check(String host, String origin) {
+        return check(host, origin, false);
+    }
+
     /**
      * Checks one request.
      *
      * @param host the {@code Host} header (may include a port), or {@code null}
      * @param origin the {@code Origin} header, or {@code null}
+     * @param secure whether the client used HTTPS (TLS, or {@code X-Forwarded-Proto: https} from a trusted
+     *     proxy): then only an {@code https} page is this gateway's own origin
      */
-    public Verdict check(String host, String origin) {
+    public Verdict check(String host, String origin, boolean secure) {
         if (host == null || host.isBlank()) {
             return new Verdict.Refused(HOST_REJECTED, "the request has no Host header");
         }
@@ -91,7 +98,7 @@ public final class HostOriginGuard {
         if (allowedOrigins.contains(normalized)) {
             return ALLOWED;
         }
-        if (sameOrigin(normalized, host)) {
+        if (sameOrigin(normalized, host, secure)) {
             return ALLOWED;
         }
         return new Verdict.Refused(ORIGIN_REJECTED, "Origin '" + abbreviate(origin)
@@ -142,11 +149,17 @@ public final class HostOriginGuard {
     }
 
     /**
-     * Whether a normalized origin names the authority of the {@code Host} header. The scheme's default
-     * port counts as written or left out on either side: browsers leave it out of {@code Origin},
-     * while a proxy may write {@code Host} as {@code name:443}.
+     * Whether a normalized origin is this gateway's own: an {@code http} or {@code https} page on the
+     * authority of the {@code Host} header. The scheme's default port counts as written or left out on
+     * either side: browsers leave it out of {@code Origin}, while a proxy may write {@code Host} as
+     * {@code name:443}.
+     *
+     * <p>Over HTTPS only an {@code https} page is: a plain-HTTP page of the same name is another origin,
+     * which anyone on the network path can write. Over plain HTTP an {@code https} page is accepted too,
+     * since a TLS proxy in front that the gateway does not trust ({@code OMCP_TRUST_PROXY}) hands on
+     * the requests of its https pages as plain HTTP.
      */
-    private static boolean sameOrigin(String origin, String host) {
+    private static boolean sameOrigin(String origin, String host, boolean secure) {
         Optional<URI> uri = parse(origin);
         if (uri.isEmpty() || uri.get().getRawAuthority() == null) {
             return false;
@@ -156,6 +169,9 @@ public final class HostOriginGuard {
             case "https" -> ":443";
             default -> "";
         };
+        if (defaultPort.isEmpty() || (secure && defaultPort.equals(":80"))) {
+            return false;
+        }
         String originAuthority = withoutPort(uri.get().getRawAuthority().toLowerCase(Locale.ROOT), defaultPort);
         return originAuthority.equals(withoutPort(host.trim().toLowerCase(Locale.ROOT), defaultPort));
     }

@@ -142,6 +142,17 @@ public final class TrustedProxies {
         return said.size() == 1 ? scheme(nearestFirst.getFirst()) : Optional.empty();
     }
 
+    /**
+     * Whether the client reached the gateway over HTTPS: the connection itself is TLS, or the trusted
+     * proxies report {@code https} ({@link #forwardedProto}). Cookies get {@code Secure} then, and only
+     * an {@code https} page is this gateway's own origin.
+     *
+     * @param tls whether the connection to the gateway is TLS
+     */
+    public boolean secure(boolean tls, String peer, List<String> forwardedFor, List<String> forwardedProto) {
+        return tls || forwardedProto(peer, forwardedFor, forwardedProto).filter("https"::equals).isPresent();
+    }
+
     private static Optional<String> scheme(String entry) {
         String scheme = entry.toLowerCase(Locale.ROOT);
         return scheme.equals("https") || scheme.equals("http") ? Optional.of(scheme) : Optional.empty();

@@ -16,6 +16,7 @@ import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.metrics.McpRefusalReason;
 import dev.omcp.adapters.http.security.HostOriginGuard;
 import dev.omcp.adapters.http.security.SecurityHeaders;
+import dev.omcp.adapters.http.security.TrustedProxies;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
@@ -33,6 +34,7 @@ import io.javalin.util.ConcurrencyUtil;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -111,6 +113,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         List<HttpModule> modules = List.copyOf(builder.modules);
         ApiGuard apiGuard = builder.apiGuard;
         SecurityHeaders securityHeaders = builder.securityHeaders;
+        TrustedProxies proxies = builder.proxies;
         UnroutedRequests unrouted = new UnroutedRequests(apiGuard, this::servedEndpoints, this::documentedRoutes);
 
         this.app = Javalin.create(config -> {
@@ -146,7 +149,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             });
 
             config.routes.before(ctx -> {
-                if (guard(ctx, guard, securityHeaders, metrics)) {
+                if (guard(ctx, guard, proxies, securityHeaders, metrics)) {
                     enterTracked(ctx);
                 }
             });
@@ -163,7 +166,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
                 // An upgrade is not tracked as in flight, an open socket neither: the messages it is handling
                 // are (WebSocketTransport counts them in inFlight), and shutdown closes it with 1001 once they are done.
-                if (guard(ctx, guard, securityHeaders, metrics)) {
+                if (guard(ctx, guard, proxies, securityHeaders, metrics)) {
                     webSocket.beforeUpgrade(ctx);
                 }
             });
@@ -381,7 +384,8 @@ public final class GatewayHttpServer implements AutoCloseable {
      * Applies the common headers and the Host/Origin rules; returns whether the request may go on. A
      * refusal at {@code /mcp} or {@code /mcp/ws} is counted as a refusal of an agent too.
      */
-    private static boolean guard(Context ctx, HostOriginGuard guard, SecurityHeaders securityHeaders, GatewayMetrics metrics) {
+    private static boolean guard(Context ctx, HostOriginGuard guard, TrustedProxies proxies, SecurityHeaders securityHeaders,
+            GatewayMetrics metrics) {
         // first, so a refusal, which quotes the Host or Origin it was sent, carries them too
         securityHeaders.apply(ctx);
         if (ctx.path().startsWith("/api/")) {
@@ -389,7 +393,10 @@ public final class GatewayHttpServer implements AutoCloseable {
             // them for the next user; a route's own Cache-Control replaces this one
             ctx.header("Cache-Control", "no-store");
         }
-        HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"));
+        // the scheme the client used, by the same trusted-proxy rules as the Secure cookie flag
+        boolean secure = proxies.secure(ctx.req().isSecure(), ctx.req().getRemoteAddr(),
+                Collections.list(ctx.req().getHeaders("X-Forwarded-For")), Collections.list(ctx.req().getHeaders("X-Forwarded-Proto")));
+        HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"), secure);
         if (verdict instanceof HostOriginGuard.Verdict.Refused refused) {
             McpTransport transport = mcpTransportAt(ctx.path());
             if (transport != null) {
@@ -480,6 +487,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         private final List<HttpModule> modules = new ArrayList<>();
         private ApiGuard apiGuard = ApiGuard.open();
         private SecurityHeaders securityHeaders = SecurityHeaders.standard();
+        private TrustedProxies proxies = TrustedProxies.none();
         private Clock clock = Clock.systemUTC();
         private int webSocketsPerCredential = WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL;
 
@@ -540,6 +548,15 @@ public final class GatewayHttpServer implements AutoCloseable {
          */
         public Builder apiGuard(ApiGuard guard) {
             this.apiGuard = Objects.requireNonNull(guard, "guard");
+            return this;
+        }
+
+        /**
+         * Which peers may report the client's scheme ({@code OMCP_TRUST_PROXY}): the Origin check takes
+         * only an {@code https} page as this gateway's own when the client used HTTPS. Default: nobody.
+         */
+        public Builder trustedProxies(TrustedProxies proxies) {
+            this.proxies = Objects.requireNonNull(proxies, "proxies");
             return this;
         }
 

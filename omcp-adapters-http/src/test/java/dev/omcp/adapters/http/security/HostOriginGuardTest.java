@@ -104,6 +104,36 @@ class HostOriginGuardTest {
     }
 
     @Test
+    void overHttps_aPlainHttpPageOfTheSameName_isAnotherOrigin() {
+        // anyone on the network path can write a plain-HTTP page of the gateway's name
+        HostOriginGuard ingress = new HostOriginGuard("0.0.0.0", List.of(), List.of("http://ops.example"));
+        for (String host : List.of("omcp.example.com", "omcp.example.com:443")) {
+            HostOriginGuard.Verdict verdict = ingress.check(host, "http://omcp.example.com", true);
+            assertThat(refusalCode(verdict)).as(host).isEqualTo("OMCP_ORIGIN_REJECTED");
+            assertThat(((HostOriginGuard.Verdict.Refused) verdict).message()).contains("OMCP_ALLOWED_ORIGINS");
+            assertThat(refusalCode(ingress.check(host, "https://omcp.example.com", true))).as(host).isEqualTo("allowed");
+        }
+        assertThat(refusalCode(ingress.check("omcp.example.com:80", "http://omcp.example.com", true))).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(refusalCode(ingress.check("omcp.example.com", "http://ops.example", true))).as("a listed origin is the operator's word")
+                .isEqualTo("allowed");
+    }
+
+    @Test
+    void overPlainHttp_theHttpPageIsTheSameOrigin_andAnHttpsOneToo_asATlsProxyNotTrustedHandsItOn() {
+        assertThat(refusalCode(loopback.check("127.0.0.1:3000", "http://127.0.0.1:3000", false))).isEqualTo("allowed");
+        HostOriginGuard ingress = new HostOriginGuard("0.0.0.0", List.of(), List.of());
+        assertThat(refusalCode(ingress.check("omcp.example.com", "https://omcp.example.com", false))).isEqualTo("allowed");
+    }
+
+    @Test
+    void aPageOfAnotherSchemeOnTheGatewaysAuthority_isNoSameOrigin() {
+        // an extension or other non-web page whose authority happens to spell the Host is not a page of this gateway
+        for (String origin : List.of("chrome-extension://127.0.0.1:3000", "ws://127.0.0.1:3000", "ftp://127.0.0.1:3000")) {
+            assertThat(refusalCode(loopback.check("127.0.0.1:3000", origin))).as(origin).isEqualTo("OMCP_ORIGIN_REJECTED");
+        }
+    }
+
+    @Test
     void aListedOrigin_isAccepted_andOnlyItIsListedForCors() {
         assertThat(refusalCode(loopback.check("127.0.0.1:3000", "https://ui.example.com"))).isEqualTo("allowed");
         assertThat(refusalCode(loopback.check("127.0.0.1:3000", "https://UI.example.com/"))).isEqualTo("allowed");
