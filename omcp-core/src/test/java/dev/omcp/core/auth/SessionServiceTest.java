@@ -172,4 +172,22 @@ class SessionServiceTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("blocklist");
         assertThat(service.current()).hasSize(2);
     }
+
+    @Test
+    void aLogoutOfASessionSteppedPastASubjectRevocation_staysRevokedUntilTheSessionExpires() {
+        // the blocklist as the gateway builds it: retention = lifetime, expired entries dropped by this clock
+        InMemoryRevocationStore pruned = new InMemoryRevocationStore(Duration.ofHours(12), 100, clock);
+        SessionService service = new SessionService(clock, new SecureRandom(), Duration.ofHours(12), pruned);
+        // another replica, its clock 59 s ahead, revoked alice: this login's issue time steps past it
+        pruned.add(new Revocation(RevocationTarget.SUB, "alice", "", clock.instant().plusSeconds(59), "root"));
+        SessionClaims stepped = service.open(new SessionSubject("alice", "ALICE", List.of("viewer"), "t1"));
+        assertThat(stepped.iat()).isEqualTo(clock.instant().getEpochSecond() + 60);
+        service.close(stepped);
+
+        clock.advance(Duration.ofHours(12).minusSeconds(1));
+        pruned.current(clock.instant());
+        assertThat(service.check(stepped)).as("one second before it expires").isInstanceOf(SessionCheck.Revoked.class);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(service.check(stepped)).isInstanceOf(SessionCheck.Expired.class);
+    }
 }
