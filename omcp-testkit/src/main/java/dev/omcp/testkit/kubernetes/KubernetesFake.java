@@ -177,6 +177,7 @@ public final class KubernetesFake extends FakeBackend {
     private final Map<String, Integer> endlessPages = new LinkedHashMap<>();
     private final Map<String, String> listVersions = new LinkedHashMap<>();
     private final Set<String> listsWithoutVersion = new HashSet<>();
+    private final Set<String> listsWithNumericVersion = new HashSet<>();
     private long endlessTokens;
     private Runnable beforeContinue;
     private Duration bookmarkEvery = Duration.ZERO;
@@ -384,6 +385,17 @@ public final class KubernetesFake extends FakeBackend {
         return this;
     }
 
+    /**
+     * A broken server: every list of {@code path} answers its {@code metadata.resourceVersion} as a JSON
+     * number, not the string every API server sends, the objects as before.
+     */
+    public KubernetesFake answerListsWithNumericVersion(String path) {
+        synchronized (lock) {
+            listsWithNumericVersion.add(path);
+        }
+        return this;
+    }
+
     /** Runs {@code action} once, when the next request continuing a list arrives and before it is answered. */
     public KubernetesFake beforeNextContinue(Runnable action) {
         synchronized (lock) {
@@ -583,6 +595,10 @@ public final class KubernetesFake extends FakeBackend {
             snapshots.remove(id); // the list is complete
         }
         String listVersion = listsWithoutVersion.contains(path) ? null : listVersions.getOrDefault(path, Long.toString(snapshot.version()));
+        if (listsWithNumericVersion.contains(path)) {
+            metadata.add("resourceVersion", snapshot.version());
+            listVersion = null;
+        }
         return listAnswer(path, kind, listVersion, page, metadata);
     }
 

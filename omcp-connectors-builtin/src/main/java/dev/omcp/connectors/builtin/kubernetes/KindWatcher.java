@@ -475,7 +475,14 @@ final class KindWatcher implements Runnable {
                     + " list with a continue token of more than " + MAX_CONTINUE_CHARS + " characters (a real one is well under 1 KiB); "
                     + "check that the source URL points at the cluster's API server; the kind is listed again after a backoff");
         }
-        String version = metadata.get("resourceVersion") instanceof JsonString text ? text.getString() : "";
+        JsonValue versionValue = metadata.get("resourceVersion");
+        if (versionValue != null && !(versionValue instanceof JsonString) && versionValue.getValueType() != JsonValue.ValueType.NULL) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "the Kubernetes API answered the " + kind
+                    + " list with a resourceVersion that is " + typeOf(versionValue) + ", not the string every API "
+                    + "server sends; check that the source URL points at the cluster's API server; the kind is listed again after a "
+                    + "backoff");
+        }
+        String version = versionValue instanceof JsonString text ? text.getString() : "";
         if (version.isEmpty()) {
             // Kubernetes API concepts: the watch starts from the list's version to see every change after it. From none it
             // would start at the most recent version and miss objects deleted in between; from "0", at any version, perhaps
@@ -509,6 +516,18 @@ final class KindWatcher implements Runnable {
      * @param next the continue token of the next page; empty on the last one
      * @param allFitted false when an object did not fit the limits, and the list stops there
      */
+    /** How a message names the JSON type of {@code value} (never its content, which may be megabytes). */
+    private static String typeOf(JsonValue value) {
+        return switch (value.getValueType()) {
+            case NUMBER -> "a number";
+            case TRUE, FALSE -> "a boolean";
+            case ARRAY -> "a list";
+            case OBJECT -> "an object";
+            case STRING -> "a string";
+            case NULL -> "null";
+        };
+    }
+
     private record Page(String resourceVersion, Optional<String> next, boolean allFitted) implements PageAnswer {}
 
     private record Expired() implements PageAnswer {}

@@ -249,6 +249,21 @@ class KubernetesPagingIT {
         assertListRefusedForItsVersion();
     }
 
+    @Test
+    void aListWithANumericVersion_isRefusedSayingSo_notAsOneWithout() throws Exception {
+        // every API server sends the version as an opaque string; a number is a broken server, and "without" would send
+        // the operator looking for a member that is there
+        api.answerListsWithNumericVersion(PODS);
+        start(WatchLimits.DEFAULT);
+        eventually(() -> pods().lastError().isPresent());
+
+        assertThat(pods().synced()).isFalse();
+        assertThat(pods().lastError().get().kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+        assertThat(connector.health().message()).contains("not yet listed: pod (the Kubernetes API answered the pod list with "
+                + "a resourceVersion that is a number, not the string").doesNotContain("without");
+        assertThat(api.watchRequests(PODS)).isEmpty();
+    }
+
     private void assertListRefusedForItsVersion() {
         assertThat(pods().synced()).isFalse();
         assertThat(pods().lastError().get().kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
