@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The attributes of a topology node that say it is in trouble already, as the kubernetes connector
@@ -29,6 +30,11 @@ public final class ResourceTrouble {
     /** The most characters of a value repeated: the connector's reasons are shorter, a plugin's may not be. */
     static final int MAX_VALUE_CHARS = 64;
     /** What the usual reasons mean, for the reasons a note repeats. */
+    /**
+     * A restart count that shows trouble: decimal digits, not all zeros. A plugin's attributes are its own, and "-1",
+     * "00" or "abc" say nothing of a pod: named in the note, they would send the agent after one that may be fine.
+     */
+    private static final Pattern POSITIVE_COUNT = Pattern.compile("[0-9]*[1-9][0-9]*");
     private static final Map<String, String> REASONS = Map.ofEntries(
             Map.entry("CrashLoopBackOff", "it keeps ending and is started again after a growing delay (up to 5 minutes)"),
             Map.entry("ImagePullBackOff", "its image cannot be pulled, and pulling is retried after a growing delay"),
@@ -48,7 +54,7 @@ public final class ResourceTrouble {
         for (String attribute : ATTRIBUTES) {
             String value = node.attributes().getOrDefault(attribute, "");
             boolean shows = switch (attribute) {
-                case "restarts" -> !value.isEmpty() && !value.equals("0");
+                case "restarts" -> POSITIVE_COUNT.matcher(value).matches();
                 case "terminating" -> value.equals("true");
                 default -> !value.isEmpty();
             };

@@ -412,6 +412,22 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aRestartsValueThatIsNoPositiveCount_isNoTrouble() {
+        // a plugin's attributes are its own: "-1", "00" or "abc" restarts say nothing of a pod, and naming it in the note
+        // would send the agent after a pod that may be fine
+        Map<String, Map<String, String>> pods = new java.util.HashMap<>();
+        pods.put("pod/prod/api-1", Map.of("restarts", "-1"));
+        pods.put("pod/prod/api-2", Map.of("restarts", "00"));
+        pods.put("pod/prod/web-1", Map.of("restarts", "abc"));
+        pods.put("pod/prod/db-0", Map.of("restarts", "007"));
+        JsonObject result = structured(call(tool(new ScriptedSources().add("kubernetes",
+                new ScriptedConnector().topology(ClusterFixture.clusterWith(pods)))), "{\"kinds\":[\"pod\"]}"));
+
+        assertThat(result.getString("note")).contains("1 listed resource shows trouble: pod/prod/db-0 (restarts 007).")
+                .doesNotContain("api-1").doesNotContain("api-2").doesNotContain("web-1");
+    }
+
+    @Test
     void manyPodsInTrouble_areNamedUpToThree_andTheRestCounted() {
         Map<String, Map<String, String>> troubled = new java.util.HashMap<>();
         for (String pod : List.of("api-1", "api-2", "web-1", "db-0")) {
