@@ -90,25 +90,31 @@ final class ListedNameChecks {
         if (waiting == 0) {
             return new Found(found, leftOut);
         }
-        try (ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor()) {
+        ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor();
+        boolean allEnded = false;
+        try {
             CompletionService<Map.Entry<String, Optional<Boolean>>> done = new ExecutorCompletionService<>(checks);
             claim.claimed().forEach(c -> done.submit(named(c.name(), () -> Optional.of(check(c)))));
             claim.running().forEach((name, running) -> done.submit(named(name, () -> awaited(name, running))));
-            try {
-                // as they end, not in order: the first failure decides the listing at once
-                for (int i = 0; i < waiting; i++) {
-                    Map.Entry<String, Optional<Boolean>> verdict = next(done);
-                    if (verdict.getValue().isPresent()) {
-                        found.put(verdict.getKey(), verdict.getValue().get());
-                    } else {
-                        leftOut++;
-                    }
+            // as they end, not in order: the first failure decides the listing at once
+            for (int i = 0; i < waiting; i++) {
+                Map.Entry<String, Optional<Boolean>> verdict = next(done);
+                if (verdict.getValue().isPresent()) {
+                    found.put(verdict.getKey(), verdict.getValue().get());
+                } else {
+                    leftOut++;
                 }
-            } catch (ConnectorException | RuntimeException e) {
-                // the listing fails: the checks still waiting or running are of no use, and close() would wait for them
+            }
+            allEnded = true;
+        } finally {
+            if (allEnded) {
+                checks.close(); // nothing left to wait for
+            } else {
+                // the listing fails: the checks still waiting or running are of no use. They are interrupted, not awaited:
+                // one a plugin keeps running through the interrupt would hold its claim, and every listing waiting for that
+                // name would wait to its own deadline instead of taking the check over once the caller gives it up
                 givenUp = true;
                 checks.shutdownNow();
-                throw e;
             }
         }
         return new Found(found, leftOut);

@@ -352,6 +352,35 @@ class ServiceListingsTest {
     }
 
     @Test
+    void aCheckLeftByACallThatRanOutOfTime_isTakenOverAtOnce_evenWhenThePluginKeepsRunningThroughTheInterrupt()
+            throws Exception {
+        // a plugin blocked in I/O that no interrupt ends: the call that gave its checks up must not hold their claims until
+        // the plugin returns, or the call waiting for those names waits to its own deadline instead of checking them itself
+        HeldNames plugin = new HeldNames("checkout", "payments");
+        plugin.ignoresInterrupts = true;
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            plugin.awaitDiscoveries(2);
+            Future<Gathered<List<ServiceInfo>>> second = calls.submit(() -> ServiceListings.of(toolkit, acme,
+                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            plugin.awaitListings(2);
+            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
+                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+
+            // taken over while the first call's discoveries still run
+            assertThat(plugin.discoveriesReach(4, Duration.ofSeconds(5))).as("the second call checks the names itself").isTrue();
+            plugin.release();
+            Gathered<List<ServiceInfo>> answered = second.get(10, TimeUnit.SECONDS);
+            assertThat(answered.failures()).isEmpty();
+            assertThat(answered.answers()).singleElement()
+                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+        }
+    }
+
+    @Test
     void aCheckLeftByACallThatRanOutOfTime_keepsNoVerdict_evenWhenThePluginSwallowsTheInterruptAndAnswersNothing()
             throws Exception {
         // "no metrics" from a check its call gave up is no answer of the name: kept as a verdict, it would list for minutes
@@ -515,6 +544,8 @@ class ServiceListingsTest {
          * interrupt as its cause, and with the thread's interrupt status cleared.
          */
         volatile boolean hidesInterrupts;
+        /** Whether a discovery goes on waiting for the release through interrupts, as a plugin blocked in uninterruptible I/O. */
+        volatile boolean ignoresInterrupts;
         /** Whether an interrupted discovery answers "no metrics" as if nothing happened, its interrupt status cleared. */
         volatile boolean swallowsInterrupts;
         /** What a released discovery answers. */
@@ -526,6 +557,20 @@ class ServiceListingsTest {
 
         void release() {
             released.countDown();
+        }
+
+        private void awaitReleaseUninterruptibly() {
+            boolean interrupted = false;
+            while (released.getCount() > 0) {
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         void awaitDiscoveries(int count) throws InterruptedException {
@@ -561,7 +606,11 @@ class ServiceListingsTest {
             }
             discoveries.incrementAndGet();
             try {
-                released.await();
+                if (ignoresInterrupts) {
+                    awaitReleaseUninterruptibly();
+                } else {
+                    released.await();
+                }
             } catch (InterruptedException e) {
                 if (hidesInterrupts) {
                     throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the held backend cannot be reached");
