@@ -1,8 +1,12 @@
 package dev.omcp.core.sources;
 
+import dev.omcp.sdk.text.BackendText;
+import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,6 +26,24 @@ final class BackendOrigin {
     static boolean same(String before, String after) {
         Optional<String> origin = of(before);
         return origin.isPresent() && origin.equals(of(after));
+    }
+
+    /**
+     * The paths of the string settings of {@code sent} that hold a URL ({@code upstreams[0].url}, or any text with one in it:
+     * a plugin may take its backends anywhere in its settings) not naming the backend the string at the same path of
+     * {@code stored} names: another origin, or a URL where none was. Compared path by path, not as a set of hosts, so two
+     * upstreams that swap URLs count as moved: a masked password stays at its path and would follow the other's URL.
+     */
+    static List<String> movedIn(JsonObject stored, JsonObject sent) {
+        Map<String, String> before = SecretSettings.strings(stored);
+        return SecretSettings.strings(sent).entrySet().stream()
+                .filter(e -> namesUrl(e.getValue()))
+                .filter(e -> !e.getValue().equals(before.get(e.getKey())) && !same(before.getOrDefault(e.getKey(), ""), e.getValue()))
+                .map(Map.Entry::getKey).toList();
+    }
+
+    private static boolean namesUrl(String text) {
+        return !BackendText.withoutUrls(text).equals(text);
     }
 
     /** {@code scheme://host:port} in lower case with the port always written; "" for a blank URL; empty when unreadable. */

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Which settings are secrets (masked when shown, kept when sent back masked; the rules are
@@ -132,10 +133,21 @@ final class SecretSettings {
      * {@code tls.caFile[0]} for a list under a file key.
      */
     static Map<String, String> filePaths(JsonObject settings) {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         walk(settings, "", (path, v) -> {
             String last = withoutListIndexes(path.substring(path.lastIndexOf('.') + 1));
             if (isFileKey(last) && v instanceof JsonString s) {
+                out.put(path, s.getString());
+            }
+        });
+        return out;
+    }
+
+    /** Every (path, value) of a string setting, in lists too ({@code upstreams[1].url}), for {@link BackendOrigin#movedIn}. */
+    static Map<String, String> strings(JsonObject settings) {
+        Map<String, String> out = new TreeMap<>();
+        walk(settings, "", (path, v) -> {
+            if (v instanceof JsonString s) {
                 out.put(path, s.getString());
             }
         });

@@ -495,6 +495,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                         + "host changed (its scheme, host or port), so the stored secrets are not sent to the new one: send the "
                         + "secrets again in full; nothing was saved");
             }
+            List<String> moved = unmasked.kept().isEmpty() ? List.of() : BackendOrigin.movedIn(old.settings(), settings);
+            if (!moved.isEmpty()) {
+                // the same leak through a backend a plugin takes from its settings (upstreams[0].url beside upstreams[0].password)
+                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unmasked.kept()) + " are masked, but settings "
+                        + quotedPaths(moved) + " name another backend than the stored ones at their place (its scheme, host or "
+                        + "port), so the stored secrets are not sent to it: send the secrets again in full; nothing was saved");
+            }
             // a tenant user's change leaves the binding as it is unless the body names their tenant: a
             // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
             // likewise an omitted 'enabled' keeps the source as it was: a PUT that changes one setting must not
@@ -565,7 +572,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             Health health = connector.health();
             return new SourceCheck(health.up(), health.up() ? "done" : "health", SecretSettings.withoutUrls(health.message()),
                     health.latency().toMillis(), capabilities(probe));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.warn("event=source-test-bug type={} error={}", draft.type(), e.getClass().getName());
             return new SourceCheck(false, "health", "the connector failed unexpectedly (" + e.getClass().getSimpleName() + ")", -1,
                     List.of());
@@ -784,7 +791,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         CompletableFuture<Connector> creation;
         try {
             creation = type.get().factory().create(config, context).toCompletableFuture();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // a plugin's bug (an AssertionError, a StackOverflowError) fails its source as it would at start, never the API call
             LOG.warn("event=connector-factory-bug source={} type={} error={}", config.name(), config.type(), e.getClass().getName());
             return failed(definition, type, "the connector factory failed unexpectedly (" + e.getClass().getSimpleName() + ")");
         }
@@ -838,7 +846,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private static void closeQuietly(String source, Connector connector) {
         try {
             connector.close();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // the plugin's close runs after the change was saved and swapped in: what it throws must not undo or fail that
             LOG.warn("event=connector-close-failed source={} error={}", source, e.getClass().getName());
         }
     }

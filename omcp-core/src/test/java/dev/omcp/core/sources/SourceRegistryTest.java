@@ -109,6 +109,13 @@ class SourceRegistryTest {
                     return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
                             source.settings().getString("failWith")));
                 }
+                if (source.settings().containsKey("assertionError")) {
+                    // a plugin's bug: the SDK asks for a ConnectorException, but nothing stops an Error
+                    throw new AssertionError("the plugin's invariant broke");
+                }
+                if (source.settings().containsKey("stackOverflow")) {
+                    throw new StackOverflowError();
+                }
                 if (source.settings().containsKey("never")) {
                     CompletableFuture<Connector> late = new CompletableFuture<>();
                     lateCompletions.add(() -> late.complete(track(maker.make(source))));
@@ -620,6 +627,159 @@ class SourceRegistryTest {
         assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of("https://loki.example.com"), "", true,
                 full), Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
         assertThat(store.sources.get(0).config().settings()).isEqualTo(full);
+    }
+
+    @Test
+    void aMaskSentWithAUrlInsideTheSettingsThatNamesAnotherBackend_isRefusedNamingBoth_andNothingIsSaved() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "stored-token"))
+                .add("upstreams", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("url", "https://a.example.com/x").add("password", "pw-one"))
+                        .add(Json.createObjectBuilder().add("url", "https://b.example.com").add("password", "pw-two"))).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", settings));
+        SourceRegistry registry = registry(false);
+        FakeConnector serving = created.getFirst();
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+        JsonObject movedFirst = Json.createObjectBuilder(shown).add("upstreams", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("url", "https://evil.example.com/x").add("password", ManageSources.MASK))
+                .add(Json.createObjectBuilder().add("url", "https://b.example.com").add("password", ManageSources.MASK))).build();
+        // each backend stays named, but each stored password would go to the other's host
+        JsonObject swapped = Json.createObjectBuilder(shown).add("upstreams", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("url", "https://b.example.com").add("password", ManageSources.MASK))
+                .add(Json.createObjectBuilder().add("url", "https://a.example.com/x").add("password", ManageSources.MASK))).build();
+        // a URL where the stored settings had none, beside a mask elsewhere
+        JsonObject added = Json.createObjectBuilder(shown).add("fallback", "http://evil.example.com:8080").build();
+
+        Map<JsonObject, List<String>> cases = Map.of(
+                movedFirst, List.of("upstreams[0].url"),
+                swapped, List.of("upstreams[0].url", "upstreams[1].url"),
+                added, List.of("fallback"));
+        cases.forEach((sent, moved) -> {
+            SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, sent),
+                    Principal.anonymous());
+            assertThat(outcome).as("%s", moved).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+                assertThat(r.reason()).contains("auth.token", "upstreams[0].password", "upstreams[1].password", "are masked")
+                        .contains(moved).contains("in full", "nothing was saved")
+                        .doesNotContain("stored-token", "pw-one", "pw-two", "evil.example.com");
+            });
+        });
+
+        assertThat(store.saves).isZero();
+        assertThat(store.sources.getFirst().config().settings()).isEqualTo(settings);
+        assertThat(created).containsExactly(serving);
+        assertThat(serving.closed).isFalse();
+    }
+
+    @Test
+    void aMaskSentWithSettingsUrlsOfTheSameBackends_keepsTheStoredSecrets_andSecretsSentInFullGoWithANewOne() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("upstreams", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("url", "https://a.example.com/x").add("password", "pw-one"))).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", settings));
+        SourceRegistry registry = registry(false);
+
+        // another path, the default port written out, the host in capitals: the same backend
+        JsonObject samePlace = Json.createObjectBuilder().add("upstreams", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("url", "HTTPS://A.example.com:443/y").add("password", ManageSources.MASK)))
+                .add("note", "not a URL").build();
+        assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, samePlace),
+                Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.getFirst().config().settings().getJsonArray("upstreams").getJsonObject(0).getString("password"))
+                .isEqualTo("pw-one");
+
+        JsonObject full = Json.createObjectBuilder().add("upstreams", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("url", "https://c.example.com").add("password", "pw-c"))).build();
+        assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, full),
+                Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.getFirst().config().settings()).isEqualTo(full);
+    }
+
+    @Test
+    void aFactoryThatThrowsAnError_failsTheAddedSourceWithTheReason_insteadOfEscapingTheApi() {
+        SourceRegistry registry = registry(false);
+
+        for (String error : List.of("assertionError", "stackOverflow")) {
+            String name = "buggy-" + error.toLowerCase(java.util.Locale.ROOT);
+            SourceOutcome outcome = registry.add(new SourceDraft(name, "prometheus", Optional.of("https://prom.example.com"), "", true,
+                    Json.createObjectBuilder().add(error, true).build()), Principal.anonymous());
+
+            String simpleName = error.equals("assertionError") ? "AssertionError" : "StackOverflowError";
+            assertThat(outcome).as(error).isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> {
+                assertThat(saved.source().status()).isEqualTo("failed");
+                assertThat(saved.source().problem()).isEqualTo("the connector factory failed unexpectedly (" + simpleName + ")");
+            });
+        }
+        // the registry and the file say the same
+        assertThat(store.sources).extracting(SourceDefinition::name).containsExactly("buggy-assertionerror", "buggy-stackoverflow");
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::status).containsExactly("failed", "failed");
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=connector-factory-bug ")).hasSize(2)
+                .allSatisfy(line -> assertThat(line).doesNotContain("invariant"));
+    }
+
+    @Test
+    void aFactoryThatThrowsAnErrorOnAChange_leavesTheFileAndTheRegistryAgreeing_andTheOldConnectorClosedOnce() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        FakeConnector old = created.getFirst();
+        JsonObject buggy = Json.createObjectBuilder().add("assertionError", true).build();
+
+        SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, buggy),
+                Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> {
+            assertThat(saved.source().status()).isEqualTo("failed");
+            assertThat(saved.source().problem()).contains("failed unexpectedly (AssertionError)");
+        });
+        assertThat(store.saves).isEqualTo(1);
+        assertThat(store.sources).singleElement().satisfies(d -> assertThat(d.config().settings()).isEqualTo(buggy));
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> assertThat(v.status()).isEqualTo("failed"));
+        assertThat(old.closed).isTrue();
+        assertThat(created).containsExactly(old);
+
+        // settings the plugin can take put the source back
+        assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true,
+                JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Saved.class,
+                        saved -> assertThat(saved.source().status()).isEqualTo("connected"));
+    }
+
+    @Test
+    void aReplacedConnectorWhoseCloseThrowsAnError_doesNotUndoOrFailTheChangeThatWasSaved() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "",
+                Json.createObjectBuilder().add("closeError", true).build()));
+        SourceRegistry registry = registry(false);
+        FakeConnector old = created.getFirst();
+
+        SourceOutcome changed = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true,
+                JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+
+        assertThat(changed).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().status()).isEqualTo("connected"));
+        assertThat(old.closed).isTrue();
+        assertThat(store.sources.getFirst().config().settings()).isEqualTo(JsonObject.EMPTY_JSON_OBJECT);
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).singleElement()
+                .satisfies(b -> assertThat(b.connector()).isSameAs(created.get(1)));
+        assertThat(log.messages(Level.WARN)).anySatisfy(line -> assertThat(line).startsWith("event=connector-close-failed source=prom "));
+    }
+
+    @Test
+    void aTestWhosePluginThrowsAnError_answersWhichStageFailed_andClosesWhatItMade() {
+        SourceRegistry registry = registry(false);
+
+        SourceCheck factory = registry.test(new SourceDraft("probe", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                Json.createObjectBuilder().add("stackOverflow", true).build()), Principal.anonymous());
+        SourceCheck health = registry.test(new SourceDraft("probe", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                Json.createObjectBuilder().add("healthError", true).add("closeError", true).build()), Principal.anonymous());
+
+        assertThat(factory.ok()).isFalse();
+        assertThat(factory.stage()).isEqualTo("connect");
+        assertThat(factory.message()).isEqualTo("the connector factory failed unexpectedly (StackOverflowError)");
+        assertThat(health.ok()).isFalse();
+        assertThat(health.stage()).isEqualTo("health");
+        assertThat(health.message()).isEqualTo("the connector failed unexpectedly (AssertionError)");
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+        assertThat(store.saves).isZero();
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
     }
 
     @Test
@@ -1381,6 +1541,9 @@ class SourceRegistryTest {
 
         @Override
         public Health health() {
+            if (source.settings().containsKey("healthError")) {
+                throw new AssertionError("the plugin's health check broke");
+            }
             return new Health(true, "fake 1.0", Duration.ofMillis(3));
         }
 
@@ -1388,6 +1551,9 @@ class SourceRegistryTest {
         public void close() {
             closed = true;
             closing.countDown();
+            if (source.settings().containsKey("closeError")) {
+                throw new AssertionError("the plugin's close broke");
+            }
         }
     }
 
