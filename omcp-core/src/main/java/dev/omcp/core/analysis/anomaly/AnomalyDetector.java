@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.anomaly;
 
 import dev.omcp.sdk.query.Series;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ import java.util.Optional;
  *       points give {@code INSUFFICIENT_DATA}, never a guess.</li>
  *   <li><b>Expectation.</b> Flat: the baseline median. Seasonal (when a period is set and at least
  *       two full periods precede the window): for each point, the median of the points at the same
- *       phase (plus or minus two steps) of every previous period, shifted by the median residual of the
+ *       phase (plus or minus two steps) of every previous period (at most {@link #MAX_SEASON_PERIODS}; a
+ *       period shorter than {@value #MIN_BASELINE_POINTS} steps is skipped with a note), shifted by the median residual of the
  *       last baseline period so overall growth is not an anomaly. Trend (kinds without the ramp
  *       test, such as request rate, when no seasonal baseline applies and the whole baseline has a
  *       significant straight-line trend): a straight line through the baseline's last
@@ -91,6 +93,13 @@ public final class AnomalyDetector {
     static final int PHASE_REACH = 2;
     /** The fewest residuals a scale by time of day is measured from; fewer keep the period-wide scale. */
     static final int MIN_PHASE_POINTS = 10;
+    /**
+     * How many previous periods a seasonal expectation looks back at most, the most recent first.
+     * Each window point is compared with every one, so a short period over a long history (an
+     * embedder's 20 s season over a day of 1 s points) would cost as many lookups per point as
+     * there are periods; four weeks of a daily season, far more than the tools' two days.
+     */
+    static final int MAX_SEASON_PERIODS = 28;
     /** The largest z score, in either direction (see {@link #bounded}). */
     static final double MAX_Z = 1e15;
     /**
@@ -203,7 +212,14 @@ public final class AnomalyDetector {
         if (settings.seasonPeriod().isPresent()) {
             Duration period = settings.seasonPeriod().get();
             long history = windowStart - all.t[0];
-            if (history >= 2 * period.toMillis()) {
+            // the settings cannot know the step; an embedder's period of milliseconds or of a few steps is no season
+            Duration step = Duration.ofMillis(all.medianStep());
+            Duration shortest = step.multipliedBy(MIN_BASELINE_POINTS);
+            if (period.compareTo(shortest) < 0) {
+                seasonNote = String.format(Locale.ROOT, " Seasonal baseline skipped: the season period (%s) is shorter than %d steps of"
+                        + " the series (%s at its step of %s), the points a period must hold to be compared with the last one.",
+                        human(period), MIN_BASELINE_POINTS, human(shortest), human(step));
+            } else if (period.compareTo(Duration.ofMillis(history).dividedBy(2)) <= 0) {
                 expectation = Expectation.seasonal(all, split, windowStart, period.toMillis(), resolution);
                 if (expectation == null) {
                     seasonNote = " Seasonal baseline skipped: too few points share a phase with previous periods.";
@@ -284,9 +300,12 @@ public final class AnomalyDetector {
         if (best == null && settings.trendDetection()) {
             for (Direction d : directions) {
                 Ramp ramp = ramp(all, split, e, z, d, sens, minimum, tooSmall);
-                slopePerHour = ramp.slopePerHourInUnits;
                 if (ramp.detected != null && (best == null || ramp.detected.score > best.score)) {
                     best = ramp.detected;
+                    slopePerHour = ramp.slopePerHourInUnits;
+                } else if (best == null && Double.isNaN(slopePerHour)) {
+                    // no ramp (yet): the slope a direction measured; the other direction of a climb finds no trend to measure
+                    slopePerHour = ramp.slopePerHourInUnits;
                 }
             }
         }
@@ -787,6 +806,11 @@ public final class AnomalyDetector {
     }
 
     static String human(Duration d) {
+        if (d.getNano() != 0) {
+            // a sub-second part (an embedder's step or period) would read "0d" below
+            return new BigDecimal(d.getSeconds()).movePointRight(3).add(BigDecimal.valueOf(d.getNano(), 6))
+                    .stripTrailingZeros().toPlainString() + "ms";
+        }
         long s = d.toSeconds();
         if (s % 86_400 == 0) {
             return s / 86_400 + "d";
@@ -952,6 +976,8 @@ public final class AnomalyDetector {
         final int periods;
         /** Seasonal only: residual z of baseline points (index into Points), NaN where unknown. */
         private final double[] baselineResidualZ;
+        /** Seasonal only: the scale (by time of day) each of {@link #baselineResidualZ} is measured in. */
+        private final double[] baselineResidualScales;
         private final int residualFrom;
         private final double flatMedian;
         /** Trend only: the straight line fitted to the baseline; null for the other methods. */
@@ -965,7 +991,7 @@ public final class AnomalyDetector {
 
         private Expectation(String method, boolean seasonal, double[] expected, double center, double rawMad,
                 double scale, String scaleSource, int baselinePoints, int periods, double[] baselineResidualZ,
-                int residualFrom, double flatMedian, Line line, double[] windowScales) {
+                double[] baselineResidualScales, int residualFrom, double flatMedian, Line line, double[] windowScales) {
             this.method = method;
             this.seasonal = seasonal;
             this.expected = expected;
@@ -976,6 +1002,7 @@ public final class AnomalyDetector {
             this.baselinePoints = baselinePoints;
             this.periods = periods;
             this.baselineResidualZ = baselineResidualZ;
+            this.baselineResidualScales = baselineResidualScales;
             this.residualFrom = residualFrom;
             this.flatMedian = flatMedian;
             this.line = line;
@@ -1027,14 +1054,20 @@ public final class AnomalyDetector {
             }
             double[] scales = new double[wn];
             Arrays.fill(scales, offZero);
-            double[] residualZ = baselineResidualZ == null ? null : baselineResidualZ.clone();
-            if (residualZ != null) {
+            // the baseline's tail, which an onset may be moved back into, is measured in the window's scale too:
+            // each seasonal residual z was divided by its own time of day's scale, not by the day-wide one
+            double[] residualZ = null;
+            double[] residualScales = null;
+            if (baselineResidualZ != null) {
+                residualZ = new double[baselineResidualZ.length];
+                residualScales = new double[baselineResidualZ.length];
+                Arrays.fill(residualScales, offZero);
                 for (int k = 0; k < residualZ.length; k++) {
-                    residualZ[k] *= scale / offZero;
+                    residualZ[k] = baselineResidualZ[k] * baselineResidualScales[k] / offZero;
                 }
             }
             return new Expectation(method, seasonal, expected, center, rawMad, offZero, OFF_ZERO, baselinePoints, periods, residualZ,
-                    residualFrom, flatMedian, line, scales);
+                    residualScales, residualFrom, flatMedian, line, scales);
         }
 
         /** The scale window point {@code i} is measured in. */
@@ -1048,7 +1081,7 @@ public final class AnomalyDetector {
             Scale s = Scale.of(all.x, split, m, mad, Math.abs(m), resolution);
             double[] expected = new double[all.n - split];
             Arrays.fill(expected, m);
-            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m, null, null);
+            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, null, 0, m, null, null);
         }
 
         /**
@@ -1082,7 +1115,7 @@ public final class AnomalyDetector {
             double center = RobustStatistics.median(expected);
             Scale s = recent.scale(Math.abs(center), resolution);
             // no flat median: baseline z scores come from the line, and the ramp test skips the baseline slope
-            return new Expectation("trend", false, expected, center, recent.mad, s.value, s.source, recent.n, 0, null, 0,
+            return new Expectation("trend", false, expected, center, recent.mad, s.value, s.source, recent.n, 0, null, null, 0,
                     Double.NaN, recent.line, null);
         }
 
@@ -1134,25 +1167,28 @@ public final class AnomalyDetector {
             long periodStart = windowStart - period;
             PhaseScales phases = PhaseScales.of(all, from, residualOf, bias, periodStart, period, s.value);
             double[] residualZ = new double[count];
+            double[] residualScales = new double[count];
             for (int k = 0; k < count; k++) {
-                residualZ[k] = (residualOf[k] - bias) / phases.at(all.t[from + k]);
+                residualScales[k] = phases.at(all.t[from + k]);
+                residualZ[k] = (residualOf[k] - bias) / residualScales[k];
             }
             double[] windowScales = new double[wn];
             for (int i = 0; i < wn; i++) {
                 windowScales[i] = phases.at(all.t[split + i]);
             }
             return new Expectation("seasonal", true, expected, RobustStatistics.median(expected), mad, s.value, s.source,
-                    rc, maxPeriods, residualZ, from, flatMedian, null, windowScales);
+                    rc, maxPeriods, residualZ, residualScales, from, flatMedian, null, windowScales);
         }
 
         /**
          * The median of the values at the same phase of previous periods (within {@code half} of
-         * {@code t - k * period}), using only points at or before {@code limit}; NaN when none.
+         * {@code t - k * period}, for {@code k} up to {@link AnomalyDetector#MAX_SEASON_PERIODS}),
+         * using only points at or before {@code limit}; NaN when none.
          */
         private static double expectationAt(Points all, long t, long limit, long period, long half, int[] periodsUsed) {
             double[] buf = new double[64];
             int c = 0;
-            for (long k = 1; ; k++) {
+            for (long k = 1; k <= MAX_SEASON_PERIODS; k++) {
                 long center = t - k * period;
                 if (center + half < all.t[0]) {
                     break;

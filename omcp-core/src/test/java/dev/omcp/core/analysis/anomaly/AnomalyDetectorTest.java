@@ -528,6 +528,33 @@ class AnomalyDetectorTest {
         assertThat(f.anomalous()).as(f.note()).isFalse();
     }
 
+    /**
+     * Both directions with the ramp test (an embedder's settings): the falling direction, tried last,
+     * measured no trend and overwrote the rising one's slope with NaN, so the ramp reported none.
+     */
+    @Test
+    void aRampJudgedInBothDirections_reportsTheSlopeOfTheDirectionThatFoundIt() {
+        DetectionSettings bothWithRamps = new DetectionSettings(Sidedness.BOTH, true, Duration.ofHours(2), java.util.Optional.empty(),
+                Sensitivity.MEDIUM, 0, 0, false);
+        AnomalyFinding up = detector.detect(series(slowRamp(6)), bothWithRamps);
+        AnomalyFinding upOnly = detector.detect(series(slowRamp(6)), latency.withWindow(Duration.ofHours(2)));
+
+        assertThat(up.kind()).as(up.note()).contains(AnomalyKind.RAMP);
+        assertThat(up.direction()).isEqualTo(Direction.UP);
+        assertThat(up.evidence().orElseThrow().trendSlopePerHour())
+                .isGreaterThan(0)
+                .isEqualTo(upOnly.evidence().orElseThrow().trendSlopePerHour());
+
+        double[] falling = slowRamp(6);
+        for (int i = 0; i < falling.length; i++) {
+            falling[i] = 2 - falling[i];
+        }
+        AnomalyFinding down = detector.detect(series(falling), bothWithRamps);
+        assertThat(down.kind()).as(down.note()).contains(AnomalyKind.RAMP);
+        assertThat(down.direction()).isEqualTo(Direction.DOWN);
+        assertThat(down.evidence().orElseThrow().trendSlopePerHour()).isLessThan(0);
+    }
+
     /** 6 h flat, then 2 h climbing to about 3.1 sigma: below what the level test needs. */
     private static double[] slowRamp(long seed) {
         double[] x = noise(480, 1.0, 0.02, seed);
@@ -1141,6 +1168,31 @@ class AnomalyDetectorTest {
                 assertThat(f.evidence().orElseThrow().scaleSource()).isEqualTo("off-zero");
             }
         }
+    }
+
+    /**
+     * A queue that sits at exactly 0 and rose to about 100 five minutes before a 30-minute window,
+     * judged against a 2-hour season: the window's move off the zeros sets the scale (off-zero,
+     * about 10), and the baseline's last five minutes sit at the same level. Their z scores were
+     * still divided by their time of day's scale (widened by the rise itself, about 150) and then
+     * rescaled as if by the day-wide one, so they read 0.35 sigma where the window read 10, and
+     * the onset stopped at the window's edge.
+     */
+    @Test
+    void aRiseOffZerosJustBeforeTheWindow_withASeason_isDatedWhereItBegan_measuredInTheSameScaleAsTheWindow() {
+        long step = 30_000;
+        Random rnd = new Random(41);
+        double[] x = new double[560];
+        for (int i = 490; i < x.length; i++) {
+            x[i] = 100 + 10 * rnd.nextGaussian();
+        }
+        AnomalyFinding f = detector.detect(series(x, step), latency.withSeason(Duration.ofHours(2)));
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.method()).isEqualTo("seasonal");
+        assertThat(e.scaleSource()).isEqualTo("off-zero");
+        assertThat(f.onset()).as(f.note()).contains(Instant.ofEpochMilli(T0 + 490 * step));
     }
 
     private static double[] zerosThen(double level) {
