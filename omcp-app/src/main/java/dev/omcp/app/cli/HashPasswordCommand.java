@@ -111,6 +111,11 @@ public final class HashPasswordCommand implements Callable<Integer> {
             err.println("omcp hash-password: the username must be 1-256 characters without control characters");
             return 1;
         }
+        if (!username.trim().equals(username)) {
+            // the gateway refuses such an entry: a revocation trims the sub it is given, so it could not name this user
+            err.println("omcp hash-password: the username must not start or end with a space");
+            return 1;
+        }
         for (String role : roles) {
             if (!ROLE.matcher(role).matches()) {
                 err.println("omcp hash-password: role '" + role + "' must be lower case letters, digits, '_' or '-'");

@@ -65,6 +65,15 @@ class HashPasswordCommandTest {
     }
 
     @Test
+    void aUsernameWithALeadingOrTrailingSpace_isRefused_asTheUsersFileWouldRefuseTheEntry() {
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "alice ")).isEqualTo(1);
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, " alice")).isEqualTo(1);
+
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("must not start or end with a space");
+    }
+
+    @Test
     void defaultsAreTheUsernameAsNameAndTheViewerRole() {
         assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "bob")).isZero();
         JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();

@@ -279,6 +279,13 @@ public final class JsonUsersFile implements UserDirectory {
             problems.add(where + ": the username holds a control, format or line-separator character (shown as ?); remove it");
             return;
         }
+        if (!name.trim().equals(name)) {
+            // a session is revoked by naming its sub, and POST /api/auth/revocations trims what it is given:
+            // {"sub": "alice "} would void alice's sessions, never this user's
+            problems.add(where + ": the username starts or ends with a space; remove it (a revocation of this user"
+                    + " could not name it)");
+            return;
+        }
         if (users.containsKey(name)) {
             problems.add(where + " repeats a username");
             return;

@@ -148,6 +148,29 @@ class JsonUsersFileIT {
     }
 
     @Test
+    void aUsernameWithALeadingOrTrailingSpace_stopsTheStart_becauseARevocationOfItsSubWouldNameAnotherUser() throws Exception {
+        // POST /api/auth/revocations trims the sub: {"sub": "alice "} would void alice's sessions and never these
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + ", " + user("alice ", "") + ", "
+                + user(" bob", "") + "]}");
+
+        assertThatThrownBy(() -> JsonUsersFile.load(file, clock)).isInstanceOf(UsersFileException.class)
+                .hasMessageContaining("entry 2 (alice ): the username starts or ends with a space")
+                .hasMessageContaining("entry 3 ( bob): the username starts or ends with a space")
+                .hasMessageNotContaining("entry 1");
+    }
+
+    @Test
+    void aReloadThatAddsAUsernameWithATrailingSpace_keepsTheUsersReadLast() throws Exception {
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
+        Files.writeString(file, "{\"users\": [" + user("alice", "") + ", " + user("mallory ", "") + "]}");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+
+        assertThat(users.find("mallory ")).isEmpty();
+        assertThat(users.find("alice")).isPresent();
+    }
+
+    @Test
     void aValidFileWithLettersOfAnyScript_andAsManyRolesAsASessionCarries_stillLoads() throws Exception {
         String roles64 = String.join(", ", java.util.stream.IntStream.range(0, 64).mapToObj(i -> "\"r" + i + "\"").toList());
         Path file = write("users.json", "{\"users\": [" + user("jos\u00e9", ", \"name\": \"Jos\u00e9 M\u00fcller \u6771\u4eac\", "
