@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * Installs a {@code .tgz} bundle into the plugins directory: unpack into a hidden staging directory,
  * verify it exactly as the loader does with every check required, then rename it into place and
  * re-scan. An older version than the one installed is refused unless a downgrade was allowed, and
- * the installed version with other contents always ({@link VersionChange}). A refused bundle writes nothing; a bundle that verifies but does not load is taken back
- * and the install it replaced put back live, so a broken upgrade never leaves a connector type
+ * the installed version with other contents always ({@link VersionChange}); so is a directory of
+ * that name holding another plugin, such as a pinned version ({@link InstallTarget}). A refused
+ * bundle writes nothing; a bundle that verifies but does not load is taken back and the install it
+ * replaced put back live, so a broken upgrade never leaves a connector type
  * without its plugin. Used by the management API and by {@code omcp plugin install}. The plugins
  * directory is held ({@link PluginStore#lockForChange()}) from the first look at the installed
  * version until the earlier install is settled, so another process's install or removal cannot
@@ -83,8 +85,13 @@ public final class BundleInstaller {
                 return refused(InstallOutcome.Kind.NAME_CONFLICT, "'" + manifest.name()
                         + "' is a builtin connector, which always takes precedence; a plugin of that name would never load");
             }
+            Optional<PluginCandidate> installed = store.installed(manifest.name());
+            Optional<String> occupied = InstallTarget.refusal(installed, manifest);
+            if (occupied.isPresent()) {
+                return refused(InstallOutcome.Kind.NAME_CONFLICT, occupied.get());
+            }
             Optional<String> downgradedFrom;
-            switch (VersionChange.of(store.installed(manifest.name()), candidate, downgrade)) {
+            switch (VersionChange.of(installed, candidate, downgrade)) {
                 case VersionChange.Allowed allowed -> downgradedFrom = allowed.downgradedFrom();
                 case VersionChange.Refused versionRefused -> {
                     return refused(versionRefused.kind(), versionRefused.reason());

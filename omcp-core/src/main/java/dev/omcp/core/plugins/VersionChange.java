@@ -42,8 +42,8 @@ sealed interface VersionChange {
      */
     static VersionChange of(Optional<PluginCandidate> installed, PluginCandidate offered, DowngradePolicy policy) {
         ConnectorManifest manifest = offered.manifest().orElseThrow(() -> new IllegalArgumentException("the offered bundle was verified"));
-        // Nothing to compare with: no install, one whose manifest does not read (a repair replaces
-        // it), or one of another plugin sitting under this name
+        // Nothing to compare with: no install, or one whose manifest does not read (a repair replaces
+        // it); another plugin under this name is refused before (InstallTarget)
         Optional<ConnectorManifest> current = installed.filter(c -> c.name().equals(manifest.name())).flatMap(PluginCandidate::manifest);
         if (current.isEmpty()) {
             return new Allowed(Optional.empty());

@@ -147,9 +147,10 @@ public final class ConnectorRoutes implements HttpModule {
                         + "refuse the re-scan; nothing written")
                 .response(403, "ENABLE_UI_INSTALL is not true")
                 .response(404, "the catalog has no such connector or version")
-                .response(409, "the name belongs to a builtin connector (OMCP_CONNECTOR_NAME_CONFLICT), the version is older than the "
-                        + "installed one and allowDowngrade is not true (OMCP_PLUGIN_DOWNGRADE_REFUSED), or it is the installed version "
-                        + "with other contents (OMCP_PLUGIN_VERSION_CONFLICT); nothing written")
+                .response(409, "the name belongs to a builtin connector, or its directory holds another plugin such as a pinned "
+                        + "version (OMCP_CONNECTOR_NAME_CONFLICT), the version is older than the installed one and allowDowngrade is "
+                        + "not true (OMCP_PLUGIN_DOWNGRADE_REFUSED), or it is the installed version with other contents "
+                        + "(OMCP_PLUGIN_VERSION_CONFLICT); nothing written")
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
@@ -170,7 +171,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(400, "the bundle does not verify (tampered, unsigned, unsafe), or allowDowngrade is not true or false "
                         + "(OMCP_INVALID_PARAMETERS); nothing written")
                 .response(403, "ENABLE_UI_INSTALL is not true")
-                .response(409, "the name belongs to a builtin connector, the version is older than the installed one and "
+                .response(409, "the name belongs to a builtin connector, or its directory holds another plugin such as a pinned version "
+                        + "(OMCP_CONNECTOR_NAME_CONFLICT), the version is older than the installed one and "
                         + "allowDowngrade is not true (OMCP_PLUGIN_DOWNGRADE_REFUSED), or it is the installed version with other "
                         + "contents (OMCP_PLUGIN_VERSION_CONFLICT); nothing written")
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
