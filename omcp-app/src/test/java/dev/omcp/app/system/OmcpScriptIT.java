@@ -381,7 +381,7 @@ class OmcpScriptIT {
         assertThat(lines(runs)).hasSize(2);
         assertThat(lines(runs).get(0))
                 .as("the training run records classes, not the method profiles that slowed the running gateway")
-                .contains("-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput=" + cache)
+                .contains("-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput=" + cache + ".part")
                 .endsWith("-jar " + jar + " aot-train");
         assertThat(lines(runs).get(1)).contains("-XX:AOTCache=" + cache).endsWith("-jar " + jar + " serve");
         assertThat(older).doesNotExist();
@@ -391,6 +391,22 @@ class OmcpScriptIT {
         assertThat(second.output()).doesNotContain("training");
         assertThat(lines(runs)).hasSize(3);
         assertThat(lines(runs).get(2)).contains("-XX:AOTCache=" + cache).doesNotContain("AOTCacheOutput");
+    }
+
+    @Test
+    void onJdk25_aRunKilledWhileTheCacheIsWritten_leavesNoCacheTheNextRunTrusts() throws Exception {
+        jdk25();
+        builtJar();
+        Files.writeString(clone.resolve("kill-during-training"), "");
+        Run killed = omcp("serve");
+        assertThat(killed.exitCode()).as(killed.output()).isNotZero();
+        Files.delete(clone.resolve("kill-during-training"));
+
+        Run next = omcp("serve");
+        assertThat(next.exitCode()).as(next.output()).isZero();
+        assertThat(next.output()).as("the half-written cache is not taken for a trained one").contains("training the start-up cache");
+        assertThat(Files.readString(clone.resolve(".omcp/omcp-25-classes.aot"))).isEqualTo("cache\n");
+        assertThat(clone.resolve(".omcp/omcp-25-classes.aot.part")).doesNotExist();
     }
 
     @Test
@@ -510,6 +526,9 @@ class OmcpScriptIT {
                   case "$arg" in
                     -XX:AOTCacheOutput=*)
                       [ -f "$PWD/fail-the-training" ] && exit 1
+                      if [ -f "$PWD/kill-during-training" ]; then
+                        echo "half a ca" > "${arg#-XX:AOTCacheOutput=}"; kill -KILL "$PPID"; exit 137
+                      fi
                       echo cache > "${arg#-XX:AOTCacheOutput=}" ;;
                   esac
                 done
