@@ -402,7 +402,7 @@ public final class BackendHttp {
         try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(body))) {
             return reader.readObject();
         } catch (JsonException | IllegalStateException e) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+            throw BackendJson.notAnObject(backend, body);
         }
     }
 

@@ -50,7 +50,9 @@ public final class BackendJson {
      * from the type the backend answered (null when it named none), made one short line
      * ({@link #quotedType}). An envelope whose {@code status}
      * is {@code error} fails with the backend's {@code error} and {@code errorType}, whatever its
-     * HTTP status was.
+     * HTTP status was; any {@code status} but {@code success} and {@code error}, or none, is a
+     * {@link Kind#BAD_RESPONSE} (both backends always answer one of the two), and so is anything
+     * but whitespace after the envelope ({@link #requireEnd}).
      */
     public static <T> T readResult(byte[] body, String backend, String expectedType, Function<String, String> wrongType,
             ResultReader<T> reader) throws ConnectorException {
@@ -85,12 +87,12 @@ public final class BackendJson {
         boolean sawData = false;
         String resultType = null;
         T result = null;
-        String status = "";
+        String status = null;
         String error = "";
         String errorType = "";
         try (JsonParser p = parser(body)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw notAnObject(backend);
+                throw notAnObject(backend, body);
             }
             for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
                 String key = p.currentName();
@@ -120,13 +122,12 @@ public final class BackendJson {
                     p.skipChildren();
                 }
             }
+            requireEnd(p, backend);
         } catch (IOException | IllegalStateException e) {
             // not JSON, cut short, beyond the parser's limits, or a field-name table attack that Jackson refuses
-            throw unreadable(backend, e);
+            throw unreadable(backend, body, e);
         }
-        if (status.equals("error")) {
-            throw BackendHttp.errorAnswer(backend, errorType, error);
-        }
+        requireSuccess(backend, status, errorType, error);
         if (!sawData) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' object");
         }
@@ -159,20 +160,77 @@ public final class BackendJson {
         }
     }
 
-    private static ConnectorException notAnObject(String backend) {
-        return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+    /**
+     * Fails unless the envelope's {@code status} (null when it had none, or not a string) said
+     * {@code success}: an {@code error} with the backend's words, any other word as an answer that
+     * is not the documented one, quoted as one short line. Prometheus and Loki put
+     * {@code "status":"success"} on every answer of the query and label endpoints the gateway reads
+     * this way; reading another word, or none, as success passed on whatever the rest held.
+     */
+    static void requireSuccess(String backend, String status, String errorType, String error) throws ConnectorException {
+        if ("error".equals(status)) {
+            throw BackendHttp.errorAnswer(backend, errorType, error);
+        }
+        if (status == null) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without a 'status' of success or error; check that "
+                    + "the source URL points at a " + backend + " server");
+        }
+        if (!status.equals("success")) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered the status '" + quotedType(status)
+                    + "', which is neither success nor error; check that the source URL points at a " + backend + " server");
+        }
+    }
+
+    /**
+     * Fails when anything but whitespace follows the top-level object the parser has just closed.
+     * Jackson stops at the object's end, so two answers run together, or one with text after it,
+     * read as the first alone: a concatenated or cut answer is not the one asked for.
+     */
+    static void requireEnd(JsonParser p, String backend) throws ConnectorException {
+        boolean more;
+        try {
+            more = p.nextToken() != null;
+        } catch (IOException e) {
+            more = true; // text after the object that is not even JSON; the parser's message would quote it
+        }
+        if (more) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered more after its JSON object (two answers run together, "
+                    + "or text after one); the gateway reads only a whole, single answer");
+        }
+    }
+
+    /**
+     * The error for an answer that is not a JSON object. A body that starts with {@code <} is
+     * named as an HTML page, which a 200 answer of a proxy or login page in front of the backend
+     * is; the page itself is never quoted (it may carry anything, a token in a form included).
+     */
+    public static ConnectorException notAnObject(String backend, byte[] body) {
+        return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object"
+                + (looksLikeHtml(body) ? ": " + HTML_HINT : ""));
+    }
+
+    /** What an HTML page where JSON was expected most likely means, and what to check. */
+    static final String HTML_HINT = "an HTML page: a login page or proxy in front of the backend? check the source URL and its credentials";
+
+    /** Whether the first byte after whitespace (and a byte order mark) is {@code <}. */
+    private static boolean looksLikeHtml(byte[] body) {
+        int i = body.length >= 3 && (body[0] & 0xFF) == 0xEF && (body[1] & 0xFF) == 0xBB && (body[2] & 0xFF) == 0xBF ? 3 : 0;
+        while (i < body.length && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n')) {
+            i++;
+        }
+        return i < body.length && body[i] == '<';
     }
 
     /**
      * The error for a body the parser could not read: not JSON, cut short, or beyond Jackson's
      * limits (nesting depth, lengths of numbers, names and strings). The parser's own message is not passed
-     * on: it may quote the backend's text.
+     * on, nor kept as the cause: it may quote the backend's text.
      */
-    static ConnectorException unreadable(String backend, Exception cause) {
+    static ConnectorException unreadable(String backend, byte[] body, Exception cause) {
         return new ConnectorException(Kind.BAD_RESPONSE, cause instanceof StreamConstraintsException
                 ? backend + " answered JSON beyond what the gateway reads (nested deeper than 1000 levels, or a number, name or string "
                         + "too long)"
-                : notAnObject(backend).getMessage());
+                : notAnObject(backend, body).getMessage());
     }
 
     /**
@@ -187,8 +245,9 @@ public final class BackendJson {
 
     /**
      * Puts into {@code into} the members of the object the parser is on (its {@code START_OBJECT})
-     * whose values are strings: a series' or stream's labels. Members with other values are skipped;
-     * the parser is left on the object's {@code END_OBJECT}.
+     * whose values are strings: a series' or stream's labels. Members with other values are skipped
+     * and counted in {@code leftOut}, which the answer's warnings tell; the parser is left on the
+     * object's {@code END_OBJECT}.
      *
      * <p>While the map grows, {@code charge} is told what the values read so far take (every
      * {@link #MEMBERS_PER_CHARGE} members, {@code heapBefore} plus the map's members): an object of
@@ -198,8 +257,8 @@ public final class BackendJson {
      * @param heapBefore what the reader's values took before this object, as it last told {@code charge}
      * @return the characters of the names and values put, for a reader that weighs what it keeps
      */
-    public static long putStringMembers(JsonParser p, Map<String, String> into, ValuesCharge charge, long heapBefore)
-            throws IOException, ConnectorException {
+    public static long putStringMembers(JsonParser p, Map<String, String> into, ValuesCharge charge, long heapBefore,
+            LabelsLeftOut leftOut) throws IOException, ConnectorException {
         long chars = 0;
         long members = 0;
         for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
@@ -212,6 +271,7 @@ public final class BackendJson {
                     charge.valuesSoFar(heapBefore + members * MEMBER_BYTES + chars);
                 }
             } else {
+                leftOut.add();
                 p.skipChildren();
             }
         }

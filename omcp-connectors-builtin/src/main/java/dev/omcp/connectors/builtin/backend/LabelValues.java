@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * Reads a label-values answer, {@code {"status":"success","data":["a","b",...]}}, token by token
- * into a set, with a cap on how many values are kept. A label of a busy backend (a pod or trace id
+ * into a set (its envelope held to what {@link BackendJson#readAnswer} holds a query's to), with a
+ * cap on how many values are kept. A label of a busy backend (a pod or trace id
  * label named as a service label by mistake, or {@code __name__} on a large Prometheus) may have
  * hundreds of thousands of values; as a JSON tree each short value cost about six times its bytes,
  * and the set kept them all.
@@ -48,12 +49,12 @@ final class LabelValues {
      */
     static Set<String> read(byte[] body, ValuesCharge charge, String backend, String label) throws ConnectorException {
         Set<String> values = null;
-        String status = "";
+        String status = null;
         String error = "";
         String errorType = "";
         try (JsonParser p = BackendJson.parser(body)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+                throw BackendJson.notAnObject(backend, body);
             }
             for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
                 String key = p.currentName();
@@ -70,12 +71,11 @@ final class LabelValues {
                     p.skipChildren();
                 }
             }
+            BackendJson.requireEnd(p, backend);
         } catch (IOException | IllegalStateException e) {
-            throw BackendJson.unreadable(backend, e);
+            throw BackendJson.unreadable(backend, body, e);
         }
-        if (status.equals("error")) {
-            throw BackendHttp.errorAnswer(backend, errorType, error); // the backend's words, though its HTTP status said success
-        }
+        BackendJson.requireSuccess(backend, status, errorType, error); // an error's words, though its HTTP status said success
         if (values == null) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' list");
         }

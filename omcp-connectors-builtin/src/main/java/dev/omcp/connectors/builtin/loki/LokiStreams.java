@@ -5,6 +5,7 @@ import static dev.omcp.connectors.builtin.backend.BackendJson.next;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.omcp.connectors.builtin.backend.BackendJson;
+import dev.omcp.connectors.builtin.backend.LabelsLeftOut;
 import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
@@ -26,14 +27,18 @@ import java.util.TreeMap;
  * {@code query_logs} call).
  *
  * <p>Members may come in any order ({@code values} before {@code stream} too) and unknown ones are
- * skipped, as are streams that are not objects and label values that are not strings. A value may
+ * skipped. A label value that is not a string is left out, and a warning line says how many were
+ * ({@link LabelsLeftOut}); two streams it leaves alike still give their lines, each line its own. A value may
  * carry a third element: Loki 3 answers a client (or a frontend in front of it) that asks for the
  * {@code categorize-labels} encoding with {@code ["<ns>", "<line>", {"structuredMetadata": {...},
  * "parsed": {...}}]} and only the indexed labels in {@code stream}. Those two maps become labels of
  * that line, as Loki puts them into the stream labels without the flag (an indexed label of the
  * same name wins); anything else after the line is skipped. A stream without {@code values} has no
- * lines. Anything else that is not the documented shape is a {@link Kind#BAD_RESPONSE} naming what
- * was wrong.
+ * lines, and {@code null} (what a Go encoder writes for nothing) is nothing, as a stream, its labels
+ * or its values. Anything else that is not the documented shape is a {@link Kind#BAD_RESPONSE}
+ * naming what was wrong, as the matrix readers refuse it: a stream that is not an object, or
+ * {@code values} that are not a list, was skipped without a word, and its lines missed from an
+ * answer that read as complete.
  *
  * <p>The labels read are told to a {@link ValuesCharge}, stream by stream and while a large label
  * object is read: the answer's bytes are what its lease counts, and a stream of millions of tiny
@@ -80,9 +85,9 @@ final class LokiStreams {
     static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit, TimeRange window, ValuesCharge charge)
             throws ConnectorException {
         Reading reading = new Reading(charge, window);
-        BackendJson.Answer<List<LogEntry>> answer = BackendJson.readAnswer(body, BACKEND, "streams",
+        BackendJson.Answer<List<LogEntry>> answer = reading.leftOut.told(BackendJson.readAnswer(body, BACKEND, "streams",
                 type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams",
-                p -> reading.streams(p, limit));
+                p -> reading.streams(p, limit)), BACKEND, "streams");
         return reading.outside == 0 ? answer : answer.withWarning(BACKEND + " returned " + reading.outside + " line"
                 + (reading.outside == 1 ? "" : "s") + " outside the asked window; they were left out");
     }
@@ -109,6 +114,7 @@ final class LokiStreams {
      */
     private static final class Reading {
         private final ValuesCharge charge;
+        private final LabelsLeftOut leftOut = new LabelsLeftOut();
         private final Instant start;
         private final Instant end;
         private JsonParser p;
@@ -124,7 +130,7 @@ final class LokiStreams {
         /** Puts the string members of the object the parser is on into {@code labels}, and tells the charge what they take. */
         void putLabels(Map<String, String> labels) throws IOException, ConnectorException {
             int before = labels.size();
-            long chars = BackendJson.putStringMembers(p, labels, charge, labelHeap);
+            long chars = BackendJson.putStringMembers(p, labels, charge, labelHeap, leftOut);
             labelHeap += (labels.size() - before) * BackendJson.MEMBER_BYTES + chars;
             charge.valuesSoFar(labelHeap);
         }
@@ -133,9 +139,11 @@ final class LokiStreams {
             this.p = parser;
             NewestFirst<LogEntry> out = new NewestFirst<>(limit, LogEntry::timestamp);
             for (JsonToken s = next(p); s != JsonToken.END_ARRAY; s = next(p)) {
-                if (s != JsonToken.START_OBJECT) {
-                    p.skipChildren();
+                if (s == JsonToken.VALUE_NULL) {
                     continue;
+                }
+                if (s != JsonToken.START_OBJECT) {
+                    throw wrongShape("a stream that is not an object");
                 }
                 Map<String, String> labels = new TreeMap<>();
                 // a stream's values may come before its labels, so they wait here, as bounded as the entries
@@ -147,6 +155,10 @@ final class LokiStreams {
                         putLabels(labels); // a repeated member adds to the labels
                     } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                         values(pairs);
+                    } else if (key.equals("stream") && v != JsonToken.VALUE_NULL) {
+                        throw wrongShape("a 'stream' that is not an object"); // skipped, its lines read as ones without labels
+                    } else if (key.equals("values") && v != JsonToken.VALUE_NULL) {
+                        throw wrongShape("'values' that is not a list"); // skipped, its lines missed without a word
                     } else {
                         p.skipChildren();
                     }
@@ -209,6 +221,10 @@ final class LokiStreams {
             }
             return labels.isEmpty() ? Map.of() : labels;
         }
+    }
+
+    private static ConnectorException wrongShape(String what) {
+        return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + what + " in its streams");
     }
 
     private static ConnectorException badValue() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.NumberInput;
 import dev.omcp.connectors.builtin.backend.BackendJson;
+import dev.omcp.connectors.builtin.backend.LabelsLeftOut;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.SampleValues;
 import dev.omcp.connectors.builtin.backend.ValuesCharge;
@@ -18,8 +19,10 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -35,7 +38,8 @@ import java.util.TreeMap;
  * service has some, so they fail the query with a {@link Kind#BAD_QUERY} that says why. Anything
  * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}: a series that is not an
  * object, a {@code metric} or {@code values} of another type ({@code null}, what a Go encoder writes
- * for nothing, is nothing), a value beyond a double ({@link SampleValues}). Each series' samples are
+ * for nothing, is nothing), a value beyond a double ({@link SampleValues}). A label value that is not a
+ * string is left out with a warning line, and series it leaves alike are refused ({@link LabelsLeftOut}). Each series' samples are
  * held to {@link SampleChecks} in the loop that reads them: ascending, none repeated, none more
  * than a step outside the asked window.
  */
@@ -75,12 +79,34 @@ final class PrometheusMatrix {
      * cannot hold what they take, not only their bytes.
      */
     static BackendJson.Answer<List<Series>> readAnswer(byte[] body, ValuesCharge charge, SampleChecks checks) throws ConnectorException {
-        return checks.told(BackendJson.readAnswer(body, BACKEND, "matrix",
-                type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix", p -> results(p, charge, checks)),
-                BACKEND);
+        LabelsLeftOut leftOut = new LabelsLeftOut();
+        BackendJson.Answer<List<Series>> answer = BackendJson.readAnswer(body, BACKEND, "matrix",
+                type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix",
+                p -> results(p, charge, checks, leftOut));
+        if (leftOut.count() > 0) {
+            refuseAlike(answer.result());
+        }
+        return checks.told(leftOut.told(answer, BACKEND, "series"), BACKEND);
     }
 
-    private static List<Series> results(JsonParser p, ValuesCharge charge, SampleChecks checks) throws IOException, ConnectorException {
+    /**
+     * Refuses series whose labels are the same: Prometheus never answers two of one label set, so
+     * they can only be series told apart by a label value that was not a string and was left out.
+     * Shown as they are, an agent would read one series twice, or two as one.
+     */
+    private static void refuseAlike(List<Series> series) throws ConnectorException {
+        Set<Map<String, String>> seen = new HashSet<>();
+        for (Series s : series) {
+            if (!seen.add(s.labels())) {
+                throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered series that are alike once their label values "
+                        + "that are not strings are left out, so the gateway cannot tell them apart; Prometheus writes every label value "
+                        + "as a string: check what answers at the source URL");
+            }
+        }
+    }
+
+    private static List<Series> results(JsonParser p, ValuesCharge charge, SampleChecks checks, LabelsLeftOut leftOut)
+            throws IOException, ConnectorException {
         List<Series> out = new ArrayList<>();
         long heap = 0;
         int histogramSeries = 0;
@@ -102,7 +128,7 @@ final class PrometheusMatrix {
                 JsonToken v = next(p);
                 if (key.equals("metric") && v == JsonToken.START_OBJECT) {
                     long before = heap + SERIES_BYTES + labels.size() * BackendJson.MEMBER_BYTES + labelChars;
-                    labelChars += BackendJson.putStringMembers(p, labels, charge, before); // a repeated member adds to the labels
+                    labelChars += BackendJson.putStringMembers(p, labels, charge, before, leftOut); // a repeated member adds to the labels
                 } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     if (times.length == 0) {
                         // a repeated member adds to the samples, as a repeated "metric" adds to the labels: starting new

@@ -1,6 +1,7 @@
 package dev.omcp.connectors.builtin.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.sdk.connector.ConnectorException;
 import java.net.ConnectException;
@@ -77,5 +78,18 @@ class BackendHttpFailureTest {
         String hostile = BackendHttp.version("v1.30.2\r\nevent=forged see https://evil.example/x " + "y".repeat(1 << 20));
         assertThat(hostile).startsWith("v1.30.2 event=forged see <url>").doesNotContain("\n", "\r", "evil.example")
                 .hasSizeLessThanOrEqualTo(BackendHttp.MAX_VERSION_CHARS + 1);
+    }
+
+    @Test
+    void anHtmlPageWhereAJsonTreeWasExpected_isNamedAsOne_withoutQuotingIt() {
+        try (java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
+            BackendHttp http = new BackendHttp(client, "http://127.0.0.1:9", Duration.ofSeconds(1), "Loki",
+                    dev.omcp.sdk.memory.AnswerBudget.ofBytes(1 << 20));
+            assertThatThrownBy(() -> http.json("  <!doctype html><p>Corp SSO</p>".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .hasMessage("Loki answered something that is not a JSON object: an HTML page: a login page or proxy in front of "
+                            + "the backend? check the source URL and its credentials");
+            assertThatThrownBy(() -> http.json("nope".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .hasMessage("Loki answered something that is not a JSON object");
+        }
     }
 }

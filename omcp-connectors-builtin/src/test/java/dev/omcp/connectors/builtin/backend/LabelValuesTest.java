@@ -74,7 +74,8 @@ class LabelValuesTest {
     void aValueLongerThanAnyServiceOrMetricName_isSkipped_andTheOthersKept() throws ConnectorException {
         String tooLong = "x".repeat(LabelValues.MAX_VALUE_CHARS + 1);
         String longest = "y".repeat(LabelValues.MAX_VALUE_CHARS);
-        assertThat(read("{\"data\":[\"api\",\"" + tooLong + "\",\"" + longest + "\"]}")).containsExactlyInAnyOrder("api", longest);
+        assertThat(read("{\"status\":\"success\",\"data\":[\"api\",\"" + tooLong + "\",\"" + longest + "\"]}"))
+                .containsExactlyInAnyOrder("api", longest);
     }
 
     @Test
@@ -85,6 +86,22 @@ class LabelValuesTest {
                     .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
                     .hasMessageStartingWith("Prometheus answered");
         }
+    }
+
+    @Test
+    void textAfterTheAnswersObject_isABadResponse_andAnHtmlPageIsNamedAsOne_withoutQuotingIt() throws ConnectorException {
+        // a cut or concatenated answer is not the one asked for: the values of a second answer were read as none
+        assertThatThrownBy(() -> read(values(2, "a") + "{\"data\":[\"b\"]}"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                .hasMessageContaining("Prometheus answered more after its JSON object");
+        assertThat(read(values(2, "a") + "\n")).containsExactlyInAnyOrder("a0", "a1");
+        // Prometheus and Loki answer "success" or "error" on their label endpoints; another word, or none, is not their answer
+        assertThatThrownBy(() -> read("{\"status\":\"weird\",\"data\":[\"a\"]}"))
+                .hasMessageStartingWith("Prometheus answered the status 'weird', which is neither success nor error");
+        assertThatThrownBy(() -> read("{\"data\":[\"a\"]}")).hasMessageStartingWith("Prometheus answered without a 'status'");
+        assertThatThrownBy(() -> read("\n<html><title>Corp SSO</title>"))
+                .hasMessage("Prometheus answered something that is not a JSON object: an HTML page: a login page or proxy in front of "
+                        + "the backend? check the source URL and its credentials");
     }
 
     @Test

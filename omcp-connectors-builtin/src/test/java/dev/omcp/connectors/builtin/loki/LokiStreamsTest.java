@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /** A log query's answer read from the parser's tokens, and every shape that is not one refused as a bad response. */
 class LokiStreamsTest {
+    /** The start of an answer that says it succeeded, as every answer of Loki and Prometheus does. */
+    private static final String SUCCESS = "{\"status\":\"success\",";
+
     private static final TimeRange ALL_TIME = new TimeRange(Instant.EPOCH, Instant.parse("3000-01-01T00:00:00Z"));
 
     private static List<LogEntry> read(String json) throws ConnectorException {
@@ -63,28 +66,57 @@ class LokiStreamsTest {
         for (int i = 0; i < 14; i++) {
             many.append(i == 0 ? "" : ",").append("\"shard ").append(i).append(" did not answer\"");
         }
-        var crowded = LokiStreams.readAnswer(("{\"warnings\":[" + many + "],\"data\":{\"resultType\":\"streams\",\"result\":[]}}")
+        var crowded = LokiStreams.readAnswer((SUCCESS + "\"warnings\":[" + many + "],\"data\":{\"resultType\":\"streams\",\"result\":[]}}")
                 .getBytes(StandardCharsets.UTF_8));
         assertThat(crowded.warnings()).hasSize(11).startsWith("shard 0 did not answer").endsWith("(4 more not shown)");
-        assertThat(LokiStreams.readAnswer("{\"data\":{\"resultType\":\"streams\",\"result\":[]}}".getBytes(StandardCharsets.UTF_8))
-                .warnings()).as("an answer without warnings").isEmpty();
+        byte[] quiet = (SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[]}}").getBytes(StandardCharsets.UTF_8);
+        assertThat(LokiStreams.readAnswer(quiet).warnings()).as("an answer without warnings").isEmpty();
     }
 
     @Test
-    void membersInAnyOrderAndUnknownOrOddMembersAreFine() throws ConnectorException {
-        List<LogEntry> entries = read("""
-                {"data":{"result":[
+    void membersInAnyOrderAndUnknownMembersAreFine() throws ConnectorException {
+        var answer = LokiStreams.readAnswer("""
+                {"status":"success","data":{"result":[
                    {"values":[["5","five",{"trace_id":"abc"}],["6","six",[1,[2]],null]],"extra":{"x":[1]},
                     "stream":{"a":"b","n":5,"o":{"x":[1,[2]]}}},
-                   7, "text", [1, 2],
+                   null,
                    {"stream":{"c":"d"}},
-                   {"stream":{"e":"f"},"values":{"not":"a list"}}],
+                   {"stream":{"e":"f"},"values":null},
+                   {"stream":null,"values":[]}],
                  "resultType":"streams"},"status":"success","warnings":["slow"]}
-                """);
-        assertThat(entries).extracting(LogEntry::line).containsExactly("five", "six");
-        assertThat(entries).allSatisfy(e -> assertThat(e.labels()).isEqualTo(Map.of("a", "b")));
-        assertThat(entries.getFirst().timestamp()).isEqualTo(Instant.ofEpochSecond(0, 5));
-        assertThat(read("{\"data\":{\"resultType\":\"streams\",\"result\":[]}}")).isEmpty();
+                """.getBytes(StandardCharsets.UTF_8));
+        assertThat(answer.result()).extracting(LogEntry::line).containsExactly("five", "six");
+        assertThat(answer.result()).allSatisfy(e -> assertThat(e.labels()).isEqualTo(Map.of("a", "b")));
+        assertThat(answer.result().getFirst().timestamp()).isEqualTo(Instant.ofEpochSecond(0, 5));
+        // the labels that are not strings are left out, and a line says so
+        assertThat(answer.warnings()).containsExactly("slow", "Loki answered label values that are not strings (2); those labels were "
+                + "left out of their streams");
+        assertThat(read("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[]}}")).isEmpty();
+    }
+
+    @Test
+    void aStreamOrItsLabelsOrValuesOfTheWrongType_isABadResponseSayingWhich_notLinesLeftOutUnsaid() throws ConnectorException {
+        // these were skipped without a word: the lines of such a stream missed from the answer, which read as complete. Loki
+        // writes each stream as an object of a label map and a list of values (null, a Go encoder's nothing, is nothing)
+        refused(streams("[7]"), "a stream that is not an object");
+        refused(streams("[\"text\"]"), "a stream that is not an object");
+        refused(streams("[[1,2]]"), "a stream that is not an object");
+        refused(streams("[{\"stream\":{\"e\":\"f\"},\"values\":{\"not\":\"a list\"}}]"), "'values' that is not a list");
+        refused(streams("[{\"stream\":{\"e\":\"f\"},\"values\":\"x\"}]"), "'values' that is not a list");
+        refused(streams("[{\"stream\":[\"e\",\"f\"],\"values\":[]}]"), "a 'stream' that is not an object");
+    }
+
+    private static String streams(String result) {
+        return "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":" + result + "}}";
+    }
+
+    @Test
+    void aStatusOtherThanSuccessOrError_orTextAfterTheAnswer_isABadResponse() {
+        refused("{\"status\":\"weird\",\"data\":{\"resultType\":\"streams\",\"result\":[]}}",
+                "Loki answered the status 'weird', which is neither success nor error");
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[]}}", "Loki answered without a 'status' of success or error");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[]}} {}", "answered more after its JSON object");
+        refused("\t<html><body>Log in</body></html>", "not a JSON object: an HTML page: a login page or proxy in front of the backend?");
     }
 
     @Test
@@ -106,7 +138,8 @@ class LokiStreamsTest {
 
     @Test
     void malformedUtf8InALineBecomesTheReplacementCharacterInsteadOfFailingThePage() throws ConnectorException {
-        byte[] prefix = "{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"bad ".getBytes(StandardCharsets.UTF_8);
+        byte[] prefix = (SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"bad ")
+                .getBytes(StandardCharsets.UTF_8);
         byte[] suffix = " byte\"]]}]}}".getBytes(StandardCharsets.UTF_8);
         byte[] body = new byte[prefix.length + 1 + suffix.length];
         System.arraycopy(prefix, 0, body, 0, prefix.length);
@@ -118,7 +151,7 @@ class LokiStreamsTest {
     @Test
     void aResultTypeThatIsNoTypeAtAll_isQuotedInTheRefusalAsOneShortLine() {
         String hostile = "streams\\nevent=forged outcome=ok" + "x".repeat(100_000);
-        assertThatThrownBy(() -> read("{\"data\":{\"resultType\":\"" + hostile + "\",\"result\":[]}}"))
+        assertThatThrownBy(() -> read("{\"status\":\"success\",\"data\":{\"resultType\":\"" + hostile + "\",\"result\":[]}}"))
                 .isInstanceOfSatisfying(ConnectorException.class, e -> {
                     assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
                     assertThat(e.getMessage()).startsWith("Loki answered streams event=forged").endsWith("… instead of streams")
@@ -131,24 +164,26 @@ class LokiStreamsTest {
         refused("", "not a JSON object");
         refused("not json", "not a JSON object");
         refused("[1,2]", "not a JSON object");
-        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"cut", "not a JSON object");
-        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"x\"]]}", "not a JSON object");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"cut", "not a JSON object");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"x\"]]}",
+                "not a JSON object");
         refused("{\"status\":\"success\"}", "'data' object");
-        refused("{\"data\":[]}", "'data' object");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", "answered matrix instead of streams");
-        refused("{\"data\":{\"result\":[]}}", "answered nothing instead of streams");
-        refused("{\"data\":{\"resultType\":\"streams\"}}", "'result' list");
-        refused("{\"data\":{\"resultType\":\"streams\",\"result\":{}}}", "'result' list");
+        refused("{\"status\":\"success\",\"data\":[]}", "'data' object");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", "answered matrix instead of streams");
+        refused("{\"status\":\"success\",\"data\":{\"result\":[]}}", "answered nothing instead of streams");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\"}}", "'result' list");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":{}}}", "'result' list");
         for (String value : new String[] {"5", "[]", "[\"1\"]", "[1,\"x\"]", "[\"1\",2]", "[\"1\",null]", "{\"t\":\"1\"}"}) {
-            refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[" + value + "]}]}}", "[\"<nanoseconds>\", \"<line>\"] pair");
+            refused(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[" + value + "]}]}}",
+                    "[\"<nanoseconds>\", \"<line>\"] pair");
         }
-        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1.5\",\"x\"]]}]}}", "not nanoseconds");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1.5\",\"x\"]]}]}}", "not nanoseconds");
     }
 
     @Test
     void deeplyNestedHostileAnswersAreRefusedNotFollowed() {
         String deep = "[".repeat(5000) + "]".repeat(5000);
-        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}",
+        refused(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}",
                 "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
     }
 
@@ -177,19 +212,21 @@ class LokiStreamsTest {
     @Test
     void aStreamOfManyTinyLabels_isRefusedWhileItsLabelsAreRead_beforeTheRestOfTheAnswer() {
         // 20 000 labels of 12 bytes, about 2 MB of heap: refused while read, so the broken end is never reached
-        refusedByTheBudget("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{" + tinyMembers(20_000) + ",\"broken\"");
+        refusedByTheBudget(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{" + tinyMembers(20_000)
+                + ",\"broken\"");
     }
 
     @Test
     void categorizedLabelsOfALine_areChargedAsTheStreamsAre() {
-        refusedByTheBudget("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{\"app\":\"api\"},\"values\":[[\"1\",\"a\","
+        refusedByTheBudget(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{\"app\":\"api\"},"
+                + "\"values\":[[\"1\",\"a\","
                 + "{\"structuredMetadata\":{" + tinyMembers(20_000) + "}, \"broken\"");
     }
 
     @Test
     void theStreamsLabelsCopiedIntoEveryLineWithLabelsOfItsOwn_areCharged() {
         // 1 000 stream labels (14 KB of answer) copied into a map of its own for each of 200 lines: 200 000 map entries
-        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{")
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{")
                 .append(tinyMembers(1_000)).append("},\"values\":[");
         for (int i = 0; i < 200; i++) {
             json.append(i == 0 ? "" : ",").append("[\"").append(i).append("\",\"a\",{\"parsed\":{\"k\":\"v\"}}]");
@@ -222,7 +259,7 @@ class LokiStreamsTest {
 
     /** 20 streams of 50 lines, each value ending in {@code extra}. */
     private static String page(String extra) {
-        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"streams\",\"result\":[");
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[");
         for (int s = 0; s < 20; s++) {
             json.append(s == 0 ? "" : ",").append("{\"stream\":{\"app\":\"api\",\"pod\":\"api-").append(s).append("\"},\"values\":[");
             for (int i = 0; i < 50; i++) {
@@ -289,7 +326,7 @@ class LokiStreamsTest {
         }
         try (ValuesCharge charge = new ValuesCharge(AnswerBudget.ofBytes(1 << 20), body.length, () -> 0, "Loki", "")) {
             // a well-behaved answer (every line inside) is read as before, with no line of the gateway's
-            String inside = "{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"" + start + "\",\"a\"]]}]}}";
+            String inside = SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"" + start + "\",\"a\"]]}]}}";
             var answer = LokiStreams.readAnswer(inside.getBytes(StandardCharsets.UTF_8), 3, window, charge);
             assertThat(answer.result()).extracting(LogEntry::line).containsExactly("a");
             assertThat(answer.warnings()).isEmpty();

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /** A range-query answer read from the parser's events, and every shape that is not one refused as a bad response. */
 class PrometheusMatrixTest {
+    /** The start of an answer that says it succeeded, as every answer of Loki and Prometheus does. */
+    private static final String SUCCESS = "{\"status\":\"success\",";
+
 
     private static List<Series> read(String json) throws ConnectorException {
         return PrometheusMatrix.read(json.getBytes(StandardCharsets.UTF_8));
@@ -32,7 +35,8 @@ class PrometheusMatrixTest {
     @Test
     void manyTinySeries_areChargedForTheHeapTheyTake_notOnlyForTheirBytes() {
         // 30 KB of "{}", 10 000 series objects with their arrays: about a megabyte
-        byte[] body = ("{\"data\":{\"resultType\":\"matrix\",\"result\":[{}" + ",{}".repeat(9_999) + "]}}").getBytes(StandardCharsets.UTF_8);
+        byte[] body = (SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{}" + ",{}".repeat(9_999) + "]}}")
+                .getBytes(StandardCharsets.UTF_8);
         AnswerBudget budget = AnswerBudget.ofBytes(512 << 10);
         try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 3L * body.length, "Prometheus", "ask for fewer series")) {
             assertThatThrownBy(() -> PrometheusMatrix.readAnswer(body, charge)).isInstanceOfSatisfying(ConnectorException.class, e -> {
@@ -49,7 +53,7 @@ class PrometheusMatrixTest {
         // 20 000 labels of 12 bytes each, a map of about 2 MB: charged while the map grows, so the
         // refusal comes before the broken end of the answer is reached (a series of millions of such
         // labels filled the heap before its first charge)
-        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{");
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{");
         for (int i = 0; i < 20_000; i++) {
             json.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":\"\"");
         }
@@ -64,7 +68,7 @@ class PrometheusMatrixTest {
 
     @Test
     void seriesOfOrdinarySamples_takeNoMoreThanTheirBytes_soNothingIsChargedForThem() throws ConnectorException {
-        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[");
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
         for (int s = 0; s < 50; s++) {
             json.append(s == 0 ? "" : ",").append("{\"metric\":{\"job\":\"api\",\"instance\":\"10.0.0.").append(s).append(":8080\"},\"values\":[");
             for (int i = 0; i < 60; i++) {
@@ -83,7 +87,7 @@ class PrometheusMatrixTest {
     @Test
     void aRepeatedValuesMember_addsItsSamples_insteadOfAPhantomSampleAtTheEpoch() throws ConnectorException {
         List<Series> series = read("""
-                {"data":{"resultType":"matrix","result":[
+                {"status":"success","data":{"resultType":"matrix","result":[
                   {"metric":{"job":"api"},"values":[[1795316400,"1"]],"values":[[1795316415,"2"]]}]}}
                 """);
         assertThat(series).singleElement().satisfies(s -> {
@@ -113,7 +117,7 @@ class PrometheusMatrixTest {
         assertThat(answer.result()).isEmpty();
         assertThat(answer.warnings()).hasSize(11).startsWith("store 0 did not answer").endsWith("(3 more not shown)");
 
-        String hostile = "{\"warnings\":[\"line one\\nforged: second line " + "x".repeat(400) + "\", 42, {\"a\":1}],"
+        String hostile = "{\"status\":\"success\",\"warnings\":[\"line one\\nforged: second line " + "x".repeat(400) + "\", 42, {\"a\":1}],"
                 + "\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
         List<String> warnings = readAnswer(hostile).warnings();
         assertThat(warnings).singleElement().satisfies(w -> {
@@ -141,7 +145,8 @@ class PrometheusMatrixTest {
     @Test
     void membersInAnyOrderAndUnknownMembersAreFine() throws ConnectorException {
         List<Series> series = read("""
-                {"data":{"result":[{"exemplars":[{"labels":{"trace_id":"a"},"value":"1","timestamp":1}],"values":[[1,"2"]],
+                {"status":"success",
+                 "data":{"result":[{"exemplars":[{"labels":{"trace_id":"a"},"value":"1","timestamp":1}],"values":[[1,"2"]],
                   "metric":{"a":"b","n":5,"o":{"x":[1,[2]]}}}],"stats":{"timings":{"a":1}},"resultType":"matrix"},
                  "warnings":["slow"],"status":"success","infos":[]}
                 """);
@@ -157,11 +162,12 @@ class PrometheusMatrixTest {
         for (int i = 0; i < 1000; i++) {
             values.append(i == 0 ? "" : ",").append("[").append(1_700_000_000 + i * 15).append(",\"").append(i).append("\"]");
         }
-        Series s = read("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[" + values + "]}]}}").getFirst();
+        Series s = read(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[" + values + "]}]}}")
+                .getFirst();
         assertThat(s.size()).isEqualTo(1000);
         assertThat(s.timeAt(999)).isEqualTo((1_700_000_000L + 999 * 15) * 1000);
         assertThat(s.valueAt(999)).isEqualTo(999.0);
-        assertThat(read("{\"data\":{\"resultType\":\"matrix\",\"result\":[]}}")).isEmpty();
+        assertThat(read("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}")).isEmpty();
     }
 
     @Test
@@ -169,7 +175,7 @@ class PrometheusMatrixTest {
         // one series each, as a series' samples out of time order would be sorted
         String[] times = {"1795846440.123", "1795846500.1", "1795846560.12", "1795846620.1234", "1795846680.1235", "1795846740.0",
             "-1.5", "1.5e3", "1.7958464401235e9", "1e-999999999", "5e-4"};
-        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[");
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
         for (int i = 0; i < times.length; i++) {
             json.append(i == 0 ? "" : ",").append("{\"metric\":{},\"values\":[[").append(times[i]).append(",\"1\"]]}");
         }
@@ -183,7 +189,7 @@ class PrometheusMatrixTest {
         for (String time : new String[] {"17958467401234567890.5", "1e400", "-1e400", "1e999999999", "1000000000000",
                 "-1000000000000", "1e12", "99999999999999999999"}) {
             assertTimeoutPreemptively(Duration.ofSeconds(2), () -> refused(
-                    "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[" + time + ",\"1\"]]}]}}",
+                    "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[" + time + ",\"1\"]]}]}}",
                     "sample time out of range"), time);
         }
     }
@@ -206,33 +212,84 @@ class PrometheusMatrixTest {
     @Test
     void sampleValuesParseAsJavaDoesIncludingExponentsAndSpecials() throws ConnectorException {
         Series s = read("""
-                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[
+                {"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[
                   [1,"0.019885"],[2,"1e+06"],[3,"-3.5E-7"],[4,"42"],[5,"NaN"],[6,"+Inf"],[7,"-Inf"],[8,"0.1"],[9,"1.7976931348623157e308"]]}]}}
                 """).getFirst();
         assertThat(s.values()).containsExactly(0.019885, 1e6, -3.5e-7, 42.0, Double.NaN, Double.POSITIVE_INFINITY,
                 Double.NEGATIVE_INFINITY, 0.1, Double.MAX_VALUE);
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"\"]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"1.2.3\"]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"Inf2\"]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"\"]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"1.2.3\"]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"Inf2\"]]}]}}", "[time, \"value\"] pair");
     }
 
     @Test
     void anythingButTheDocumentedShapeIsABadResponse() {
         refused("not json", "not a JSON object");
         refused("[1,2]", "not a JSON object");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[", "not a JSON object");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[", "not a JSON object");
         refused("{\"status\":\"success\"}", "'data' object");
-        refused("{\"data\":[]}", "'data' object");
-        refused("{\"data\":{\"resultType\":\"vector\",\"result\":[]}}", "answered a vector instead of a matrix");
-        refused("{\"data\":{\"result\":[]}}", "answered a  instead of a matrix");
-        refused("{\"data\":{\"resultType\":\"matrix\"}}", "'result' list");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":{}}}", "'result' list");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[\"1\",\"2\"]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,2]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"two\"]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"2\",3]]}]}}", "[time, \"value\"] pair");
-        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
+        refused("{\"status\":\"success\",\"data\":[]}", "'data' object");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", "answered a vector instead of a matrix");
+        refused("{\"status\":\"success\",\"data\":{\"result\":[]}}", "answered a  instead of a matrix");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\"}}", "'result' list");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":{}}}", "'result' list");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[\"1\",\"2\"]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,2]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"two\"]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"2\",3]]}]}}", "[time, \"value\"] pair");
+        refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
+    }
+
+    @Test
+    void aStatusOtherThanSuccessOrError_isABadResponseNamingIt_notReadAsSuccess() {
+        // Prometheus answers "success" or "error" and nothing else; another word is not its answer
+        refused("{\"status\":\"weird\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}",
+                "Prometheus answered the status 'weird', which is neither success nor error");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", "Prometheus answered without a 'status' of success or error");
+        refused("{\"status\":1,\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", "without a 'status' of success or error");
+        // the backend's word is quoted as one short line
+        String longStatus = "{\"status\":\"we\\nird" + "x".repeat(5_000) + "\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+        assertThatThrownBy(() -> read(longStatus))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+                    assertThat(e.getMessage()).doesNotContain("\n").hasSizeLessThan(300).contains("'we ird");
+                });
+    }
+
+    @Test
+    void textAfterTheAnswersObject_isABadResponse_notIgnored_whileTrailingWhitespaceIsFine() throws ConnectorException {
+        refused(matrix("[]") + " trailing", "answered more after its JSON object");
+        refused(matrix("[]") + matrix("[{\"metric\":{},\"values\":[[1,\"1\"]]}]"), "answered more after its JSON object");
+        refused(matrix("[]") + "]", "answered more after its JSON object");
+        assertThat(read(matrix("[]") + " \r\n\t ")).isEmpty();
+    }
+
+    @Test
+    void anHtmlPage_isNamedAsOne_soTheOperatorLooksAtTheProxy_withoutQuotingThePage() {
+        String hint = "an HTML page: a login page or proxy in front of the backend? check the source URL and its credentials";
+        for (String page : new String[] {"<!DOCTYPE html><html><title>Sign in to Corp SSO</title></html>", " \n <html>Corp SSO"}) {
+            assertThatThrownBy(() -> read(page)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+                assertThat(e.getMessage()).isEqualTo("Prometheus answered something that is not a JSON object: " + hint)
+                        .doesNotContain("Corp");
+            });
+        }
+        refused("not json", "not a JSON object");
+        assertThatThrownBy(() -> read("not json")).hasMessageNotContaining("HTML");
+    }
+
+    @Test
+    void labelValuesThatAreNotStrings_areLeftOutWithAWarning_andSeriesTheyWouldMakeAlike_areRefused() throws ConnectorException {
+        var answer = readAnswer(matrix("[{\"metric\":{\"job\":\"api\",\"n\":5,\"o\":{\"x\":1}},\"values\":[[1,\"1\"]]},"
+                + "{\"metric\":{\"job\":\"web\",\"b\":true},\"values\":[[1,\"2\"]]}]"));
+        assertThat(answer.result()).extracting(Series::labels).containsExactly(Map.of("job", "api"), Map.of("job", "web"));
+        assertThat(answer.warnings()).containsExactly("Prometheus answered label values that are not strings (3); those labels were "
+                + "left out of their series");
+        // {"job":5} and {"job":6} would both read as {}: two series no one could tell apart, never shown as alike
+        refused(matrix("[{\"metric\":{\"job\":5},\"values\":[[1,\"1\"]]},{\"metric\":{\"job\":6},\"values\":[[1,\"2\"]]}]"),
+                "Prometheus answered series that are alike once their label values that are not strings are left out");
+        assertThat(readAnswer(matrix("[{\"metric\":{\"job\":\"api\"},\"values\":[[1,\"1\"]]}]")).warnings()).isEmpty();
     }
 
     private static String matrix(String result) {
@@ -349,7 +406,8 @@ class PrometheusMatrixTest {
         SampleChecks checks = SampleChecks.within(new TimeRange(Instant.ofEpochSecond(1000), Instant.ofEpochSecond(1600)),
                 Duration.ofSeconds(60));
         var answer = readAnswer("""
-                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[[939,"0"],[940,"1"],[1000,"2"],[1600,"3"],[1660,"4"],
+                {"status":"success",
+                 "data":{"resultType":"matrix","result":[{"metric":{},"values":[[939,"0"],[940,"1"],[1000,"2"],[1600,"3"],[1660,"4"],
                   [4102444800,"99"],[1661,"5"]]}]}}
                 """, checks);
 
@@ -365,7 +423,7 @@ class PrometheusMatrixTest {
     void anOrderedAnswerWithinTheWindow_isReadAsBefore_withoutALineOfTheGateways() throws ConnectorException {
         SampleChecks checks = SampleChecks.within(new TimeRange(Instant.ofEpochSecond(1000), Instant.ofEpochSecond(1600)),
                 Duration.ofSeconds(60));
-        var answer = readAnswer("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":"
+        var answer = readAnswer("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":"
                 + "[[1000,\"1\"],[1060,\"2\"],[1600,\"3\"]]}]}}", checks);
         assertThat(answer.result()).singleElement().satisfies(s -> assertThat(s.epochMillis())
                 .containsExactly(1_000_000L, 1_060_000L, 1_600_000L));
