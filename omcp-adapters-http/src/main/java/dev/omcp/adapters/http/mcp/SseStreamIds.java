@@ -43,7 +43,9 @@ final class SseStreamIds {
 
     /**
      * The stream and number of {@code lastEventId}, an id as {@link SseWriter} writes them; empty
-     * for anything else (an id this server did not write, or one a client made up).
+     * for anything else (an id this server did not write, or one a client made up), a number past
+     * {@link Long#MAX_VALUE} included: wrapped to a negative one it would read as "before every event",
+     * and a resumption would send again every event kept.
      */
     static Optional<EventId> parse(String lastEventId) {
         int dash = lastEventId.lastIndexOf('-');
@@ -53,7 +55,7 @@ final class SseStreamIds {
         long number = 0;
         for (int i = dash + 1; i < lastEventId.length(); i++) {
             char c = lastEventId.charAt(i);
-            if (c < '0' || c > '9') {
+            if (c < '0' || c > '9' || number > (Long.MAX_VALUE - (c - '0')) / 10) {
                 return Optional.empty();
             }
             number = number * 10 + (c - '0');

@@ -59,4 +59,14 @@ class SseStreamIdsTest {
         assertThat(SseStreamIds.parse("-3")).as("no stream").isEmpty();
         assertThat(SseStreamIds.parse(post + "-99999999999999999999")).as("past a long").isEmpty();
     }
+
+    @Test
+    void aNumberPastTheLargestLong_isNoEventId_evenInNineteenDigits() {
+        // read as a wrapped negative number it would be "before every event": a resumption would replay all kept
+        String post = SseStreamIds.PROCESS.next(SseStreamIds.POST);
+        assertThat(SseStreamIds.parse(post + "-9999999999999999999")).as("19 digits, past a long").isEmpty();
+        assertThat(SseStreamIds.parse(post + "-9223372036854775808")).as("one past a long").isEmpty();
+        assertThat(SseStreamIds.parse(post + "-9223372036854775807")).contains(new SseStreamIds.EventId(post, Long.MAX_VALUE));
+        assertThat(SseStreamIds.parse(post + "-0000000000000000003")).contains(new SseStreamIds.EventId(post, 3));
+    }
 }

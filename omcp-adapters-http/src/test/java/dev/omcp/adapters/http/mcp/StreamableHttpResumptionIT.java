@@ -124,6 +124,24 @@ class StreamableHttpResumptionIT {
         }
     }
 
+    @Test
+    void anEventNumberPastTheLargestLong_isRefusedAsUnknown_andTheStreamCanStillBeResumed() throws Exception {
+        String lastRead = postAndLeaveAfterTheProgress();
+        String stream = lastRead.substring(0, lastRead.lastIndexOf('-'));
+
+        // 19 digits: read by wrapping around, a negative number "before every event" would replay them all
+        HttpResponse<InputStream> refused = resume("session-a", stream + "-9999999999999999999");
+
+        assertThat(refused.statusCode()).isEqualTo(405);
+        try (InputStream body = refused.body()) {
+            assertThat(new String(body.readAllBytes(), StandardCharsets.UTF_8)).contains("cannot be resumed");
+        }
+        HttpResponse<InputStream> resumed = resume("session-a", lastRead);
+        assertThat(resumed.statusCode()).as("the answer is still kept for the right id").isEqualTo(200);
+        mayAnswer.countDown();
+        assertThat(readToTheEnd(resumed)).contains("data: " + ANSWER);
+    }
+
     /** POSTs the slow call in session-a, reads up to its progress event, and leaves; the id of that event. */
     private String postAndLeaveAfterTheProgress() throws Exception {
         HttpResponse<InputStream> post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/mcp"))
