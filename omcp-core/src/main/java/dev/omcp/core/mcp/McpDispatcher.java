@@ -80,20 +80,31 @@ public final class McpDispatcher implements McpEndpoint {
     private volatile Consumer<JsonValue> beforeInterrupt = id -> { };
 
     /**
-     * A request in flight: its session, id and handler thread. A cancellation interrupts the
+     * A request in flight: its caller, session, id and handler thread. A cancellation interrupts the
      * handler only under the request's lock and only while it has not ended, so it can never reach
      * what the same thread runs next (a batch's next element, another POST on a reused thread).
      */
     private static final class InFlight {
+        private final String principalId;
         private final String sessionId;
         private final JsonValue id;
         private final Thread handler;
         private boolean ended;
 
-        InFlight(String sessionId, JsonValue id, Thread handler) {
+        InFlight(String principalId, String sessionId, JsonValue id, Thread handler) {
+            this.principalId = principalId;
             this.sessionId = sessionId;
             this.id = id;
             this.handler = handler;
+        }
+
+        /**
+         * Whether a cancellation by {@code principalId} in {@code sessionId} of {@code requestId} names
+         * this request. The caller counts, not only the session: every call without a session (in
+         * process, embedded) has the session id "", and request ids are each client's own choice.
+         */
+        boolean cancelledBy(String principalId, String sessionId, JsonValue requestId) {
+            return this.principalId.equals(principalId) && this.sessionId.equals(sessionId) && JsonRpc.sameId(id, requestId);
         }
 
         synchronized void interrupt() {
@@ -387,7 +398,7 @@ public final class McpDispatcher implements McpEndpoint {
         // a request still running) gets both answered rather than the retry refused; a cancellation
         // of that id then ends every request in flight under it.
         Thread handler = Thread.currentThread();
-        InFlight request = new InFlight(sessionId, call.id(), handler);
+        InFlight request = new InFlight(call.principal().id(), sessionId, call.id(), handler);
         inFlight.put(handler, request);
         McpResult result;
         try {
@@ -485,11 +496,12 @@ public final class McpDispatcher implements McpEndpoint {
     public McpResult cancel(McpCall call) {
         JsonValue requestId = call.params().get("requestId");
         if (requestId != null) {
+            String principalId = call.principal().id();
             String sessionId = call.sessionId();
             // a scan, not a lookup: cancellations are rare, and the map is bounded by the requests in
             // flight; ids compare by value, so a client that wrote 100 as 1e2 still reaches its request
             inFlight.forEach((handler, request) -> {
-                if (request.sessionId.equals(sessionId) && JsonRpc.sameId(request.id, requestId)) {
+                if (request.cancelledBy(principalId, sessionId, requestId)) {
                     beforeInterrupt.accept(request.id);
                     // a no-op when the request ended since the scan read it
                     request.interrupt();
