@@ -118,6 +118,7 @@ class StreamableHttpIT {
         HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", Map.of());
         assertThat(response.statusCode()).isEqualTo(202);
         assertThat(response.body()).isEmpty();
+        assertThat(response.headers().firstValue("Content-Type")).as("no content, so no type of it").isEmpty();
     }
 
     @Test

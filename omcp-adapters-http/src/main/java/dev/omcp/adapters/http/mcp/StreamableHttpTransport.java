@@ -268,7 +268,16 @@ public final class StreamableHttpTransport {
      */
     public void options(Context ctx) {
         ctx.header("Allow", ALLOWED_METHODS);
-        ctx.status(204);
+        answerWithoutBody(ctx, 204);
+    }
+
+    /**
+     * {@code status} (202, 204) with no body and no {@code Content-Type}: Javalin gives every response
+     * its default {@code text/plain}, which on an empty answer names content that is not there.
+     */
+    private static void answerWithoutBody(Context ctx, int status) {
+        ctx.status(status);
+        ctx.res().setContentType(null);
     }
 
     /** {@code PUT}, {@code PATCH} (any method {@code /mcp} does not serve): 405 with {@code Allow}. */
@@ -365,7 +374,7 @@ public final class StreamableHttpTransport {
         if (stream != null) {
             stream.end();
         }
-        ctx.status(204);
+        answerWithoutBody(ctx, 204);
     }
 
     /** Ends every standalone stream; used on shutdown. */
@@ -669,7 +678,7 @@ public final class StreamableHttpTransport {
                         ctx.res().setContentLength(body.length);
                         ctx.result(body);
                     }
-                    case McpReply.Accepted accepted -> ctx.status(202);
+                    case McpReply.Accepted accepted -> answerWithoutBody(ctx, 202);
                     case McpReply.Refused refused -> ctx.status(RefusalStatus.of(refused.refusal()))
                             .contentType(JSON)
                             .result(refused.body().toString());
