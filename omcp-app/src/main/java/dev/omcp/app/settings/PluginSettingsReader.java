@@ -2,6 +2,7 @@ package dev.omcp.app.settings;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +14,7 @@ final class PluginSettingsReader {
     private PluginSettingsReader() {}
 
     static Settings.Plugins read(Environment environment) {
-        Path directory = path(environment, Variables.PLUGINS_DIR, environment.string(Variables.PLUGINS_DIR));
+        Path directory = pluginsDirectory(environment);
         // spec 5.8: false, 0, no, off opt out, and nothing else ungates plugins. A value that is neither
         // an opt-out nor an opt-in (VERIFY_PLUGINS=flase) refuses the start rather than being read as
         // "on": whoever wrote it meant to change the setting, most likely to turn it off, and a
@@ -25,12 +26,30 @@ final class PluginSettingsReader {
         boolean uiInstall = environment.flag(Variables.ENABLE_UI_INSTALL);
         Optional<String> hub = environment.raw(Variables.HUB_CATALOG_URL);
         hub.ifPresent(location -> checkHub(environment, location));
-        Optional<String> hookMode = environment.raw(Variables.HOOK_MODE).map(mode -> mode.toLowerCase(Locale.ROOT));
+        Optional<String> written = environment.raw(Variables.HOOK_MODE);
+        Optional<String> hookMode = written.map(mode -> mode.toLowerCase(Locale.ROOT));
         if (hookMode.isPresent() && !List.of("enforce", "permissive", "disabled").contains(hookMode.get())) {
-            environment.problem(Variables.HOOK_MODE, "must be enforce, permissive or disabled, got '" + hookMode.get() + "'");
+            // the value as written, not lower-cased, as every other setting shows it: the operator searches their files for it
+            environment.problem(Variables.HOOK_MODE, "must be enforce, permissive or disabled, got '" + written.get() + "'");
             hookMode = Optional.empty();
         }
         return new Settings.Plugins(directory, verify, trustRoot, revokedKeys, strict, uiInstall, hub, hookMode);
+    }
+
+    /**
+     * {@code PLUGINS_DIR}. A missing directory means no filesystem plugins (the default {@code /app/plugins}
+     * exists only in the image), but an existing file that is not a directory is a mistake: the start used
+     * to load no plugin without a word, and {@code omcp plugin install} failed only once it had downloaded.
+     */
+    private static Path pluginsDirectory(Environment environment) {
+        Variable variable = Variables.PLUGINS_DIR;
+        String text = environment.string(variable);
+        Path directory = path(environment, variable, text);
+        if (Files.exists(directory) && !Files.isDirectory(directory)) {
+            environment.problem(variable, "names '" + text + "', which is not a directory; give the directory the connector plugins "
+                    + "are installed in (a missing one means no filesystem plugins)");
+        }
+        return directory;
     }
 
     private static Path path(Environment environment, Variable variable, String text) {

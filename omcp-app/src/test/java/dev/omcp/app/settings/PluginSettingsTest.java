@@ -3,10 +3,12 @@ package dev.omcp.app.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -70,6 +72,27 @@ class PluginSettingsTest {
         assertThat(read(Map.of("OMCP_HOOK_MODE", "Permissive")).hookMode()).contains("permissive");
         assertThatThrownBy(() -> read(Map.of("OMCP_HOOK_MODE", "lenient")))
                 .hasMessageContaining("OMCP_HOOK_MODE must be enforce, permissive or disabled, got 'lenient'");
+    }
+
+    @Test
+    void hookMode_anInvalidValue_isShownAsWritten_notLowerCased() {
+        // the operator greps their files for what the message quotes
+        assertThatThrownBy(() -> read(Map.of("OMCP_HOOK_MODE", "Strict")))
+                .hasMessageContaining("OMCP_HOOK_MODE must be enforce, permissive or disabled, got 'Strict'");
+    }
+
+    @Test
+    void pluginsDir_namingAFile_refusesTheStart_insteadOfLoadingNoPluginWithoutAWord(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("plugins.tgz"), "not a directory");
+        assertThatThrownBy(() -> read(Map.of("PLUGINS_DIR", file.toString())))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("PLUGINS_DIR names '" + file + "', which is not a directory");
+    }
+
+    @Test
+    void pluginsDir_missingOrADirectory_isAccepted(@TempDir Path dir) throws Exception {
+        assertThat(read(Map.of("PLUGINS_DIR", dir.toString())).directory()).isEqualTo(dir);
+        assertThat(read(Map.of("PLUGINS_DIR", dir.resolve("not-yet").toString())).directory()).isEqualTo(dir.resolve("not-yet"));
     }
 
     @Test
