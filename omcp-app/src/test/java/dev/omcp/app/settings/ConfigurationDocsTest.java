@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** docs/configuration.md documents every variable the settings reader knows, aliases included. */
@@ -105,5 +107,51 @@ class ConfigurationDocsTest {
             }
         }
         assertThat(leftOut).as("Variable constants missing from Variables.ALL").isEmpty();
+    }
+
+    /**
+     * The {@code OMCP_*} variables the {@code ./omcp} script reads are documented and known to the unknown-name
+     * warning: one added to the script alone would be warned about at every start as a typo, and found nowhere.
+     */
+    @Test
+    void everyVariableTheScriptReads_isDocumented_andNotWarnedAboutAsUnknown() throws IOException {
+        Matcher matcher = Pattern.compile("\\$\\{?(OMCP_[A-Z0-9_]+)").matcher(Files.readString(Path.of("..", "omcp")));
+        List<String> read = new ArrayList<>();
+        while (matcher.find()) {
+            read.add(matcher.group(1));
+        }
+        assertThat(read).as("the script's own variables, found by the pattern").contains("OMCP_AOT", "OMCP_JAVA_OPTS");
+        assertThat(documentedRows().keySet()).as("documented in docs/configuration.md").containsAll(read);
+        assertThat(UnknownVariables.knownNames()).as("known to the unknown-variable warning").containsAll(read);
+    }
+
+    /**
+     * Every variable the gateway reads goes through {@link SettingsReader}, which reads only what {@link Variables}
+     * declares, so the checks above see them all. A {@code System.getenv} elsewhere would read a variable past them;
+     * the Kubernetes connector's reads of what the kubelet sets in a pod are documented in docs/connectors.md.
+     */
+    @Test
+    void theProcessEnvironment_isReadOnlyByTheSettingsReader() throws IOException {
+        Map<String, String> allowed = Map.of(
+                "SettingsReader.java", "the settings reader",
+                "Credentials.java", "KUBERNETES_SERVICE_HOST and _PORT, docs/connectors.md");
+        List<String> readers = new ArrayList<>();
+        try (DirectoryStream<Path> modules = Files.newDirectoryStream(Path.of(".."), "omcp-*")) {
+            for (Path module : modules) {
+                Path sources = module.resolve("src/main/java");
+                if (!Files.isDirectory(sources)) {
+                    continue;
+                }
+                try (Stream<Path> files = Files.walk(sources)) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        if (Files.readString(file).contains("getenv") && !allowed.containsKey(file.getFileName().toString())) {
+                            readers.add(file.toString());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(readers).as("classes that read the process environment past SettingsReader and Variables").isEmpty();
+        assertThat(Files.readString(Path.of("..", "docs", "connectors.md"))).contains("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT");
     }
 }
