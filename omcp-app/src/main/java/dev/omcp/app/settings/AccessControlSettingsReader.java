@@ -77,7 +77,7 @@ final class AccessControlSettingsReader {
                     + " (the value is not shown). Generate one with: openssl rand -base64 48; or unset it for a per-process secret");
             secret = Optional.empty();
         }
-        int lifetime = env.integer(Variables.SESSION_LIFETIME, 60, 7 * 24 * 3600);
+        int lifetime = env.seconds(Variables.SESSION_LIFETIME, 60, 7 * 24 * 3600);
         Optional<LockoutPolicy> lockout = lockout(env);
         Optional<AccessControlSettings.Oidc> oidc = mode.equals("oidc") ? Optional.of(oidc(env)) : Optional.empty();
         Optional<String> policyFile = env.file(Variables.RBAC_POLICY_FILE).map(java.nio.file.Path::toString);
@@ -167,10 +167,10 @@ final class AccessControlSettingsReader {
     private static Optional<LockoutPolicy> lockout(Environment env) {
         boolean disabled = env.flag(Variables.LOCKOUT_DISABLED);
         int maxFailures = env.integer(Variables.LOCKOUT_MAX_FAILURES, 1, 100);
-        int window = env.integer(Variables.LOCKOUT_WINDOW, 1, 86_400);
+        int window = env.seconds(Variables.LOCKOUT_WINDOW, 1, 86_400);
         int problemsBefore = env.problems().size();
-        int base = env.integer(Variables.LOCKOUT_BASE, 1, 86_400);
-        int max = env.integer(Variables.LOCKOUT_MAX, 1, 7 * 86_400);
+        int base = env.seconds(Variables.LOCKOUT_BASE, 1, 86_400);
+        int max = env.seconds(Variables.LOCKOUT_MAX, 1, 7 * 86_400);
         if (env.problems().size() != problemsBefore) {
             // the start is refused anyway; compared with a rejected value's stand-in, its default, the
             // operator would also be told about a value they never set
@@ -279,10 +279,10 @@ final class AccessControlSettingsReader {
         Optional<String> url = env.raw(Variables.OPA_URL);
         env.requiresWith(Variables.OPA_URL, List.of(Variables.OPA_DECISION, Variables.OPA_CACHE_TTL, Variables.OPA_TIMEOUT,
                 Variables.OPA_TOKEN, Variables.OPA_BREAKER_FAILURES, Variables.OPA_BREAKER_COOLDOWN));
-        int ttl = env.integer(Variables.OPA_CACHE_TTL, 0, 3600);
-        int timeout = env.integer(Variables.OPA_TIMEOUT, 100, 30_000);
+        int ttl = env.seconds(Variables.OPA_CACHE_TTL, 0, 3600);
+        int timeout = env.milliseconds(Variables.OPA_TIMEOUT, 100, 30_000);
         int breakerFailures = env.integer(Variables.OPA_BREAKER_FAILURES, 1, 100);
-        int breakerCoolDown = env.integer(Variables.OPA_BREAKER_COOLDOWN, 100, 300_000);
+        int breakerCoolDown = env.milliseconds(Variables.OPA_BREAKER_COOLDOWN, 100, 300_000);
         if (url.isEmpty()) {
             return Optional.empty();
         }

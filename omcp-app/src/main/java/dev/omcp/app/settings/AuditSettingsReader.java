@@ -29,7 +29,7 @@ final class AuditSettingsReader {
                 Variables.AUDIT_TORN_TAIL));
         Optional<Path> file = env.file(Variables.MGMT_AUDIT_FILE);
         FsyncPolicy fsync = FsyncPolicy.parse(env.oneOf(Variables.AUDIT_FSYNC, List.of("always", "batch", "never")));
-        Duration interval = Duration.ofMillis(env.integer(Variables.AUDIT_FSYNC_INTERVAL_MS, 10, 60_000));
+        Duration interval = Duration.ofMillis(env.milliseconds(Variables.AUDIT_FSYNC_INTERVAL_MS, 10, 60_000));
         TornTailPolicy tornTail = TornTailPolicy.parse(env.oneOf(Variables.AUDIT_TORN_TAIL, List.of("repair", "refuse")));
         return new AuditSettings(file, fsync, interval, tornTail, webhook(env, file, egress), s3(env, file, egress));
     }
@@ -109,7 +109,7 @@ final class AuditSettingsReader {
             complete = false;
         }
         int batchSize = env.integer(Variables.AUDIT_S3_BATCH_SIZE, 1, 10_000);
-        Duration flush = Duration.ofSeconds(env.integer(Variables.AUDIT_S3_FLUSH_INTERVAL, 1, 3600));
+        Duration flush = Duration.ofSeconds(env.seconds(Variables.AUDIT_S3_FLUSH_INTERVAL, 1, 3600));
         Optional<Path> deadLetter = env.file(Variables.AUDIT_S3_DEADLETTER)
                 .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".s3-deadletter.jsonl")));
         if (!complete || uri.isEmpty()) {

@@ -34,10 +34,10 @@ final class ConnectorSettingsReader {
                 labels(environment, Variables.LOKI_SERVICE_LABELS, LABEL, LABEL_IN_WORDS),
                 environment.flag(Variables.ALLOW_PRIVATE_BACKENDS),
                 Nat64PrefixesReader.read(environment),
-                Duration.ofSeconds(environment.integer(Variables.CONNECTOR_CONNECT_TIMEOUT, 1, 300)),
-                Duration.ofSeconds(environment.integer(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
-                Duration.ofSeconds(environment.integer(Variables.CONNECTOR_START_TIMEOUT, 1, 3600)),
-                Duration.ofSeconds(environment.integer(Variables.SERVICE_LABEL_CACHE_TTL, 0, 86400)),
+                Duration.ofSeconds(environment.seconds(Variables.CONNECTOR_CONNECT_TIMEOUT, 1, 300)),
+                Duration.ofSeconds(environment.seconds(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
+                Duration.ofSeconds(environment.seconds(Variables.CONNECTOR_START_TIMEOUT, 1, 3600)),
+                Duration.ofSeconds(environment.seconds(Variables.SERVICE_LABEL_CACHE_TTL, 0, 86400)),
                 answerBudgetMib(environment, maxHeapBytes),
                 env);
     }

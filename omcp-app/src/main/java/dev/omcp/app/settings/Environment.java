@@ -67,10 +67,28 @@ final class Environment {
     }
 
     int integer(Variable variable, int min, int max) {
+        return integer(variable, min, max, "");
+    }
+
+    /**
+     * A number of seconds. The problem says the unit and that none is written: {@code 5s} or {@code 1m}
+     * is what an operator used to durations elsewhere (the scrape interval, Kubernetes) writes, and
+     * "must be an integer" alone left them to guess whether 1m meant 60.
+     */
+    int seconds(Variable variable, int min, int max) {
+        return integer(variable, min, max, " (seconds, written without a unit)");
+    }
+
+    /** A number of milliseconds; see {@link #seconds}. */
+    int milliseconds(Variable variable, int min, int max) {
+        return integer(variable, min, max, " (milliseconds, written without a unit)");
+    }
+
+    private int integer(Variable variable, int min, int max, String unit) {
         String text = string(variable);
         OptionalInt parsed = parseInt(text);
         if (parsed.isEmpty() || parsed.getAsInt() < min || parsed.getAsInt() > max) {
-            problem(variable, "must be an integer from " + min + " to " + max + ", got " + shown(variable, text));
+            problem(variable, "must be an integer from " + min + " to " + max + unit + ", got " + shown(variable, text));
             return Integer.parseInt(variable.defaultValue());
         }
         return parsed.getAsInt();

@@ -101,7 +101,7 @@ public final class SettingsReader {
                 environment.integer(Variables.PORT, 0, 65535),
                 allowedHosts(environment),
                 origins(environment),
-                Duration.ofSeconds(environment.integer(Variables.SHUTDOWN_GRACE, 0, 300)));
+                Duration.ofSeconds(environment.seconds(Variables.SHUTDOWN_GRACE, 0, 300)));
         Settings.Agent agent = agent(environment);
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
@@ -149,8 +149,8 @@ public final class SettingsReader {
 
     private static Settings.Tools tools(Environment environment) {
         int problemsBefore = environment.problems().size();
-        Duration perSource = Duration.ofSeconds(environment.integer(Variables.TOOL_SOURCE_TIMEOUT, 1, 600));
-        Duration deadline = Duration.ofSeconds(environment.integer(Variables.TOOL_DEADLINE, 1, 900));
+        Duration perSource = Duration.ofSeconds(environment.seconds(Variables.TOOL_SOURCE_TIMEOUT, 1, 600));
+        Duration deadline = Duration.ofSeconds(environment.seconds(Variables.TOOL_DEADLINE, 1, 900));
         // compared only when both were read as given: a rejected value stands in as its default, and
         // "(10 s) must not exceed" about a value the operator never set would only confuse
         if (environment.problems().size() == problemsBefore && perSource.compareTo(deadline) > 0) {

@@ -90,7 +90,8 @@ class AccessControlSettingsTest {
                 "OMCP_OPA_BREAKER_COOLDOWN_MS", "5s")))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
                         "OMCP_OPA_BREAKER_FAILURES must be an integer from 1 to 100, got '0'",
-                        "OMCP_OPA_BREAKER_COOLDOWN_MS must be an integer from 100 to 300000, got '5s'"));
+                        "OMCP_OPA_BREAKER_COOLDOWN_MS must be an integer from 100 to 300000 (milliseconds, written without a unit),"
+                                + " got '5s'"));
         assertThatThrownBy(() -> read(Map.of("OMCP_OPA_BREAKER_FAILURES", "3")))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).singleElement().asString()
                         .contains("OMCP_OPA_BREAKER_FAILURES").contains("OMCP_OPA_URL"));
@@ -328,7 +329,7 @@ class AccessControlSettingsTest {
     void theLockoutCap_isComparedWithTheFirstLockOnlyWhenBothWereReadAsGiven() {
         assertThatThrownBy(() -> read(Map.of("OMCP_AUTH_LOCKOUT_BASE", "1m", "OMCP_AUTH_LOCKOUT_MAX", "30")))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
-                        "OMCP_AUTH_LOCKOUT_BASE must be an integer from 1 to 86400, got '1m'"));
+                        "OMCP_AUTH_LOCKOUT_BASE must be an integer from 1 to 86400 (seconds, written without a unit), got '1m'"));
         // spec 8: a first lock longer than the default cap needs the cap raised too, and the problem says so
         assertThatThrownBy(() -> read(Map.of("OMCP_AUTH_LOCKOUT_BASE", "7200")))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(

@@ -47,6 +47,38 @@ class SettingsReaderTest {
         assertThat(e.getMessage()).doesNotContain("tiny-tkn").doesNotContain("nameless-token-1234567");
     }
 
+    /**
+     * A duration written with a unit ({@code 5s}, {@code 1m}), as for the scrape interval, is refused
+     * naming the unit the variable counts in: "must be an integer" alone left 1m to be guessed as 60.
+     */
+    @Test
+    void aDurationWrittenWithAUnit_isRefused_sayingTheUnitItCountsIn() {
+        Map<String, String> env = new HashMap<>(Map.of("OMCP_OPA_URL", "https://opa.example.com:8181",
+                "OMCP_MGMT_AUDIT_FILE", "/var/lib/omcp/audit.jsonl", "OMCP_AUDIT_FSYNC", "batch",
+                "OMCP_AUDIT_S3_ENDPOINT", "https://s3.example.com", "OMCP_AUDIT_S3_BUCKET", "omcp-audit",
+                "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKIAEXAMPLE", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "example-secret-access-key"));
+        List<String> seconds = List.of("OMCP_SHUTDOWN_GRACE", "OMCP_TOOL_SOURCE_TIMEOUT", "OMCP_TOOL_DEADLINE", "OMCP_SESSION_LIFETIME",
+                "OMCP_AUTH_LOCKOUT_WINDOW", "OMCP_AUTH_LOCKOUT_BASE", "OMCP_AUTH_LOCKOUT_MAX", "OMCP_OPA_CACHE_TTL",
+                "OMCP_AUDIT_S3_FLUSH_INTERVAL", "OMCP_CONNECTOR_CONNECT_TIMEOUT", "OMCP_CONNECTOR_REQUEST_TIMEOUT",
+                "OMCP_CONNECTOR_START_TIMEOUT", "OMCP_SERVICE_LABEL_CACHE_TTL");
+        List<String> milliseconds = List.of("OMCP_OPA_TIMEOUT_MS", "OMCP_OPA_BREAKER_COOLDOWN_MS", "OMCP_AUDIT_FSYNC_INTERVAL_MS");
+        seconds.forEach(name -> env.put(name, "5s"));
+        milliseconds.forEach(name -> env.put(name, "2s"));
+
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(env));
+
+        assertThat(e).isNotNull();
+        for (String name : seconds) {
+            assertThat(e.problems()).as(name).anySatisfy(p -> assertThat(p).startsWith(name + " must be an integer from ")
+                    .endsWith(" (seconds, written without a unit), got '5s'"));
+        }
+        for (String name : milliseconds) {
+            assertThat(e.problems()).as(name).anySatisfy(p -> assertThat(p).startsWith(name + " must be an integer from ")
+                    .endsWith(" (milliseconds, written without a unit), got '2s'"));
+        }
+        assertThat(e.problems()).as("nothing else refused").hasSize(seconds.size() + milliseconds.size());
+    }
+
     @Test
     void aListMadeOnlyOfCommas_isRefused_notReadAsUnset() throws Exception {
         // OMCP_API_KEYS=, read as unset would open /mcp to anyone; the labels would quietly fall back to their defaults

@@ -112,6 +112,22 @@ class LauncherSystemTest {
         }
     }
 
+    /** Sloppy values that once passed or puzzled: a plugins "directory" that is a file, a duration with a unit. */
+    @Test
+    void aPluginsDirThatIsAFile_andADurationWithAUnit_areReportedTogether_withoutAStackTrace(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("plugins"), "a file, not the directory");
+        Map<String, String> env = Map.of("PLUGINS_DIR", file.toString(), "OMCP_TOOL_DEADLINE", "20s");
+        try (LauncherProcess launcher = LauncherProcess.start(env, "serve")) {
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("PLUGINS_DIR names '" + file + "', which is not a directory")
+                    .contains("OMCP_TOOL_DEADLINE must be an integer from 1 to 900 (seconds, written without a unit), got '20s'")
+                    .doesNotContain("\tat ", "Exception");
+            assertThat(launcher.stdout()).as("nothing listened").isEmpty();
+        }
+    }
+
     // spec 5.4: tokens never appear in logs, not even at the most verbose level and not as their digest
     @Test
     void aShortSessionSecret_refusesTheStart_namingItsLengthButNotItsValue() throws Exception {
