@@ -85,6 +85,81 @@ class SessionStatesIT {
         assertThat(list.get(0).path("revokedAt").asText()).isEqualTo("2026-03-01T10:00:05Z");
     }
 
+    /** Basic mode with alice (admin, no tenant), ann (admin of acme), gus (admin of globex) and victor (viewer of acme). */
+    private Map<String, String> tenantAdmins() throws java.io.IOException {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        Files.writeString(Path.of(env.get("OMCP_USERS_FILE")), "{\"users\": ["
+                + user("alice", "admin", null) + "," + user("ann", "admin", "acme") + ","
+                + user("gus", "admin", "globex") + "," + user("victor", "viewer", "acme") + "]}");
+        return env;
+    }
+
+    private static String user(String name, String role, String tenant) {
+        return "{\"username\": \"" + name + "\", \"roles\": [\"" + role + "\"], \"passwordHash\": \"" + TestGateway.HASH + "\""
+                + (tenant == null ? "" : ", \"tenant\": \"" + tenant + "\"") + "}";
+    }
+
+    @Test
+    void aTenantAdminRevokes_onlyItsTenantsSessions_soItCannotSignOutAGatewayAdminOrAnotherTenantsUsers() throws Exception {
+        gateway = TestGateway.start(tenantAdmins(), clock);
+        Browser alice = loggedIn("alice");
+        Browser victor = loggedIn("victor");
+        Browser ann = loggedIn("ann");
+        Browser gus = loggedIn("gus");
+        String annSid = ann.get("/api/me").json().path("sid").asText();
+        clock.advance(Duration.ofSeconds(1));
+
+        Browser.Reply takeover = gus.post("/api/auth/revocations", "{\"sub\": \"alice\", \"reason\": \"takeover\"}");
+        assertThat(takeover.status()).as("a tenant admin may still revoke, within its tenant").isEqualTo(201);
+        assertThat(takeover.json().path("tenant").asText()).isEqualTo("globex");
+        assertThat(gus.post("/api/auth/revocations", "{\"sub\": \"victor\"}").status()).isEqualTo(201);
+        assertThat(gus.post("/api/auth/revocations", "{\"sid\": \"" + annSid + "\"}").status()).isEqualTo(201);
+
+        assertThat(alice.get("/api/me").status()).as("the gateway-wide admin is not signed out by globex").isEqualTo(200);
+        assertThat(victor.get("/api/me").status()).as("acme's user is not signed out by globex").isEqualTo(200);
+        assertThat(ann.get("/api/me").status()).as("acme's admin is not signed out by globex").isEqualTo(200);
+        AuditEvent audited = gateway.audit.events().stream().filter(e -> e.path().equals("/api/auth/revocations")).findFirst()
+                .orElseThrow();
+        assertThat(audited.tenant()).isEqualTo("globex");
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(ann.post("/api/auth/revocations", "{\"sub\": \"victor\", \"reason\": \"left acme\"}").status()).isEqualTo(201);
+        assertThat(victor.get("/api/me").status()).as("acme's admin signs out acme's user").isEqualTo(401);
+
+        JsonNode acmeList = ann.get("/api/auth/revocations").json().path("revocations");
+        assertThat(acmeList).as("acme sees none of globex's entries: they name other tenants' users").singleElement()
+                .satisfies(e -> {
+                    assertThat(e.path("sub").asText()).isEqualTo("victor");
+                    assertThat(e.path("reason").asText()).isEqualTo("left acme");
+                    assertThat(e.path("tenant").asText()).isEqualTo("acme");
+                });
+        assertThat(gus.get("/api/auth/revocations").json().path("revocations")).hasSize(3)
+                .allSatisfy(e -> assertThat(e.path("tenant").asText()).isEqualTo("globex"));
+        JsonNode all = alice.get("/api/auth/revocations").json().path("revocations");
+        assertThat(all).as("an admin without a tenant sees every tenant's entries, with their tenant").hasSize(4);
+        assertThat(all.get(0).path("tenant").asText()).isEqualTo("globex");
+        assertThat(all.get(3).path("tenant").asText()).isEqualTo("acme");
+    }
+
+    @Test
+    void anAdminWithoutATenant_stillRevokesGatewayWide() throws Exception {
+        gateway = TestGateway.start(tenantAdmins(), clock);
+        Browser gus = loggedIn("gus");
+        Browser victor = loggedIn("victor");
+        Browser alice = loggedIn("alice");
+        clock.advance(Duration.ofSeconds(1));
+
+        Browser.Reply revoked = alice.post("/api/auth/revocations", "{\"sub\": \"gus\", \"reason\": \"left\"}");
+        assertThat(revoked.status()).isEqualTo(201);
+        assertThat(revoked.json().path("tenant").asText()).isEmpty();
+        String victorSid = victor.get("/api/me").json().path("sid").asText();
+        assertThat(alice.post("/api/auth/revocations", "{\"sid\": \"" + victorSid + "\"}").status()).isEqualTo(201);
+
+        assertThat(gus.get("/api/me").status()).isEqualTo(401);
+        assertThat(victor.get("/api/me").status()).isEqualTo(401);
+        assertThat(alice.get("/api/auth/revocations").json().path("revocations")).hasSize(2);
+    }
+
     @Test
     void valid_to_expired_after12Hours() {
         gateway = TestGateway.start(TestGateway.basicMode(dir), clock);

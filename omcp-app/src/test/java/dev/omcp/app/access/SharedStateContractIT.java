@@ -11,6 +11,7 @@ import dev.omcp.ports.auth.AccountLocks;
 import dev.omcp.ports.auth.FailureOutcome;
 import dev.omcp.ports.auth.LockoutPolicy;
 import dev.omcp.ports.auth.Revocation;
+import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.testkit.redis.RedisServerProcess;
@@ -143,6 +144,36 @@ class SharedStateContractIT {
         store.add(new Revocation(RevocationTarget.SID, "s3", "", T0.plus(Duration.ofHours(13)), "root"));
         store.current(T0.plus(Duration.ofHours(13))).forEach(r -> trace.add("later " + r.value()));
         return trace;
+    }
+
+    /** Entries of tenants beside entries without one: each voids only its tenant's sessions, none replaces another. */
+    private static List<String> tenantScript(RevocationStore store) {
+        List<String> trace = new ArrayList<>();
+        store.add(new Revocation(RevocationTarget.SUB, "root", "every tenant", T0, "admin"));
+        store.add(new Revocation(RevocationTarget.SUB, "root", "acme only", T0.plusSeconds(5), "ann", "acme"));
+        store.add(new Revocation(RevocationTarget.SID, "s1", "", T0.plusSeconds(6), "gus", "globex"));
+        store.add(new Revocation(RevocationTarget.SUB, "root", "acme, older", T0.plusSeconds(2), "ann", "acme"));
+        for (String tenant : List.of("", "acme", "globex")) {
+            RevocationFacts facts = store.lookup("s1", "root", tenant);
+            trace.add("[" + tenant + "] sid " + facts.sessionRevoked() + " sub " + facts.subjectRevokedAt().orElseThrow());
+        }
+        store.current(T0.plusSeconds(10)).forEach(r -> trace.add("list " + r.value() + " " + r.reason() + " [" + r.tenant() + "]"));
+        return trace;
+    }
+
+    @Test
+    void theRedisBlocklistKeepsTenantsApart_likeTheMemoryOne() {
+        redisServer.flushAll();
+        List<String> memory = tenantScript(new InMemoryRevocationStore(Duration.ofHours(12)));
+        List<String> shared = tenantScript(new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0, AT_T0));
+        assertThat(memory).containsExactly(
+                "[] sid false sub " + T0,
+                "[acme] sid false sub " + T0.plusSeconds(5),
+                "[globex] sid true sub " + T0,
+                "list root every tenant []",
+                "list root acme only [acme]",
+                "list s1  [globex]");
+        assertThat(shared).isEqualTo(memory);
     }
 
     @Test

@@ -16,7 +16,7 @@ public final class NoRevocations implements SessionRevocations {
     }
 
     @Override
-    public List<Revocation> current() {
+    public List<Revocation> current(Principal viewer) {
         return List.of();
     }
 

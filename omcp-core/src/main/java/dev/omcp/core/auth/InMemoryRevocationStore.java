@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The blocklist of one process, one entry per session or subject. Entries older than
+ * The blocklist of one process, one entry per session or subject of each tenant. Entries older than
  * {@code retention} (the session lifetime) can no longer match a live session and are dropped when
  * the list is read or, given a clock, needs room. Bounded: when {@code maxEntries} live entries exist a further
  * revocation is refused rather than growing without limit. Lookups take no lock; adds take one, so
@@ -33,8 +33,8 @@ public final class InMemoryRevocationStore implements RevocationStore {
 
     private final Duration retention;
     private final int maxEntries;
-    private final Map<String, Revocation> bySid = new ConcurrentHashMap<>();
-    private final Map<String, Revocation> bySub = new ConcurrentHashMap<>();
+    private final Map<Key, Revocation> bySid = new ConcurrentHashMap<>();
+    private final Map<Key, Revocation> bySub = new ConcurrentHashMap<>();
     /** Held for prune, count and write together: checked apart, n concurrent adds at the bound all passed. */
     private final ReentrantLock adding = new ReentrantLock();
     /** What decides which entries have expired when the list needs room; empty: nothing may, see the two-argument constructor. */
@@ -74,11 +74,12 @@ public final class InMemoryRevocationStore implements RevocationStore {
 
     @Override
     public void add(Revocation revocation) {
-        Map<String, Revocation> target = revocation.target() == RevocationTarget.SID ? bySid : bySub;
+        Map<Key, Revocation> target = revocation.target() == RevocationTarget.SID ? bySid : bySub;
+        Key key = new Key(revocation.tenant(), revocation.value());
         adding.lock();
         try {
             // revoking what is already revoked again takes no new entry, so it is never refused
-            if (!target.containsKey(revocation.value()) && bySid.size() + bySub.size() >= maxEntries) {
+            if (!target.containsKey(key) && bySid.size() + bySub.size() >= maxEntries) {
                 // expired entries make room; the list is scanned only then, since a scan on every add made a journal's
                 // replay of up to maxEntries entries at start quadratic (minutes)
                 clock.ifPresent(c -> prune(c.instant()));
@@ -88,7 +89,7 @@ public final class InMemoryRevocationStore implements RevocationStore {
                 }
             }
             // the later of two revocations of one target revokes more (sessions issued until then, for longer)
-            target.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
+            target.merge(key, revocation, InMemoryRevocationStore::later);
         } finally {
             adding.unlock();
         }
@@ -113,9 +114,26 @@ public final class InMemoryRevocationStore implements RevocationStore {
     }
 
     @Override
-    public RevocationFacts lookup(String sid, String sub) {
-        Revocation subject = bySub.get(sub);
-        return new RevocationFacts(bySid.containsKey(sid), Optional.ofNullable(subject).map(Revocation::revokedAt));
+    public RevocationFacts lookup(String sid, String sub, String tenant) {
+        Key everySid = new Key("", sid);
+        Key everySub = new Key("", sub);
+        boolean sessionRevoked = bySid.containsKey(everySid) || !tenant.isEmpty() && bySid.containsKey(new Key(tenant, sid));
+        Optional<Instant> subjectRevokedAt = Optional.ofNullable(bySub.get(everySub)).map(Revocation::revokedAt);
+        if (!tenant.isEmpty()) {
+            Optional<Instant> ofTenant = Optional.ofNullable(bySub.get(new Key(tenant, sub))).map(Revocation::revokedAt);
+            subjectRevokedAt = later(subjectRevokedAt, ofTenant);
+        }
+        return new RevocationFacts(sessionRevoked, subjectRevokedAt);
+    }
+
+    /** A target within a tenant: one tenant's entry never replaces another's, nor one without a tenant. */
+    private record Key(String tenant, String value) {}
+
+    private static Optional<Instant> later(Optional<Instant> a, Optional<Instant> b) {
+        if (a.isEmpty() || b.isPresent() && b.get().isAfter(a.get())) {
+            return b;
+        }
+        return a;
     }
 
     private void prune(Instant now) {

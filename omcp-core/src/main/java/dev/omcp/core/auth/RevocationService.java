@@ -30,15 +30,18 @@ public final class RevocationService implements SessionRevocations {
         if (value.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("sid and sub must not contain control characters");
         }
+        // scoped to the admin's tenant: one bound to a tenant must not void another tenant's or a gateway-wide admin's sessions
         Revocation revocation = new Revocation(
-                target, value.trim(), reason == null ? "" : reason.trim(), clock.instant(), by.id());
+                target, value.trim(), reason == null ? "" : reason.trim(), clock.instant(), by.id(), by.tenant());
         store.add(revocation);
         return revocation;
     }
 
     @Override
-    public List<Revocation> current() {
-        return store.current(clock.instant());
+    public List<Revocation> current(Principal viewer) {
+        List<Revocation> all = store.current(clock.instant());
+        // as GET /api/audit: a caller bound to a tenant sees its tenant's entries only; other tenants' name their users
+        return viewer.tenant().isEmpty() ? all : all.stream().filter(r -> r.tenant().equals(viewer.tenant())).toList();
     }
 
     @Override

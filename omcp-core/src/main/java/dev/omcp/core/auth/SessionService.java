@@ -22,7 +22,8 @@ import java.util.Optional;
 /**
  * The session rules of spec 2.6 and 3.4: a session lives {@code lifetime} from its opening, is
  * voided by a revocation of its {@code sid}, or of its {@code sub} when it was issued up to the
- * second of that revocation.
+ * second of that revocation; only by a revocation without a tenant or of the session's own tenant
+ * ({@link Revocation#appliesToTenant}).
  *
  * <p>Issue times have whole-second precision, so a session opened in the very second of a subject
  * revocation, or after a revocation another replica stamped with a clock running ahead, would carry
@@ -57,7 +58,7 @@ public final class SessionService implements SessionAuthority {
         byte[] bytes = new byte[18];
         random.nextBytes(bytes);
         String sid = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        return new SessionClaims(subject.sub(), subject.name(), subject.roles(), issueTime(subject.sub(), sid, now),
+        return new SessionClaims(subject.sub(), subject.name(), subject.roles(), issueTime(subject, sid, now),
                 now + lifetime.toSeconds(), sid, subject.tenant());
     }
 
@@ -67,8 +68,8 @@ public final class SessionService implements SessionAuthority {
      * further ahead than the tolerated skew is not stepped over ({@link #check} would refuse such an
      * issue time): the session is voided by it, and the replica whose clock runs that far ahead needs fixing.
      */
-    private long issueTime(String sub, String sid, long now) {
-        Optional<Instant> revokedAt = revocations.lookup(sid, sub).subjectRevokedAt();
+    private long issueTime(SessionSubject subject, String sid, long now) {
+        Optional<Instant> revokedAt = revocations.lookup(sid, subject.sub(), subject.tenant()).subjectRevokedAt();
         if (revokedAt.isEmpty() || revokedAt.get().getEpochSecond() < now) {
             return now;
         }
@@ -88,7 +89,7 @@ public final class SessionService implements SessionAuthority {
         if (claims.exp() - claims.iat() > lifetime.toSeconds()) {
             return new SessionCheck.Invalid("the session lasts longer than the configured lifetime");
         }
-        RevocationFacts facts = revocations.lookup(claims.sid(), claims.sub());
+        RevocationFacts facts = revocations.lookup(claims.sid(), claims.sub(), claims.tenant());
         if (facts.sessionRevoked()) {
             return new SessionCheck.Revoked();
         }
@@ -105,7 +106,8 @@ public final class SessionService implements SessionAuthority {
         if (claims.exp() <= clock.instant().getEpochSecond()) {
             return;
         }
-        revocations.add(new Revocation(RevocationTarget.SID, claims.sid(), "logout", clock.instant(), claims.sub()));
+        // the session's tenant: its admins see the logout in their list, and it cannot void another tenant's session
+        revocations.add(new Revocation(RevocationTarget.SID, claims.sid(), "logout", clock.instant(), claims.sub(), claims.tenant()));
     }
 
     @Override

@@ -119,10 +119,76 @@ class SessionServiceTest {
         SessionClaims claims = open("alice");
         sessions.close(claims);
         assertThat(sessions.check(claims)).isInstanceOf(SessionCheck.Revoked.class);
-        assertThat(revocations.current()).singleElement().satisfies(r -> {
+        assertThat(revocations.current(admin)).singleElement().satisfies(r -> {
             assertThat(r.reason()).isEqualTo("logout");
             assertThat(r.revokedBy()).isEqualTo("alice");
+            assertThat(r.tenant()).as("the session's tenant").isEqualTo("t1");
         });
+    }
+
+    private Principal adminOf(String tenant) {
+        return new Principal("admin-of-" + tenant, "Admin", AuthKind.SESSION, tenant, java.util.Set.of("admin"),
+                java.util.Optional.of("sid-of-" + tenant));
+    }
+
+    private SessionClaims open(String sub, String tenant) {
+        return sessions.open(new SessionSubject(sub, sub, List.of("admin"), tenant));
+    }
+
+    @Test
+    void aTenantAdminsSubRevocation_voidsThatTenantsSessionsOfTheSubjectOnly() {
+        SessionClaims gatewayRoot = open("root", "");
+        SessionClaims acmeRoot = open("root", "acme");
+        SessionClaims globexRoot = open("root", "globex");
+
+        Revocation revocation = revocations.revoke(RevocationTarget.SUB, "root", "takeover", adminOf("acme"));
+
+        assertThat(revocation.tenant()).isEqualTo("acme");
+        assertThat(sessions.check(gatewayRoot)).as("a gateway-wide admin of the same name").isInstanceOf(SessionCheck.Valid.class);
+        assertThat(sessions.check(globexRoot)).as("another tenant's user of the same name").isInstanceOf(SessionCheck.Valid.class);
+        assertThat(sessions.check(acmeRoot)).isInstanceOf(SessionCheck.Revoked.class);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(sessions.check(open("root", "acme"))).as("a later login").isInstanceOf(SessionCheck.Valid.class);
+    }
+
+    @Test
+    void aTenantAdminsSidRevocation_cannotVoidAnotherTenantsSession_anAdminWithoutATenantCan() {
+        SessionClaims globex = open("gus", "globex");
+
+        revocations.revoke(RevocationTarget.SID, globex.sid(), "", adminOf("acme"));
+        assertThat(sessions.check(globex)).isInstanceOf(SessionCheck.Valid.class);
+
+        revocations.revoke(RevocationTarget.SID, globex.sid(), "", admin);
+        assertThat(sessions.check(globex)).isInstanceOf(SessionCheck.Revoked.class);
+    }
+
+    @Test
+    void aTenantsSubRevocation_neitherReplacesNorHidesAnEarlierOneWithoutATenant() {
+        SessionClaims gatewayRoot = open("root", "");
+        clock.advance(Duration.ofSeconds(1));
+        revocations.revoke(RevocationTarget.SUB, "root", "gateway-wide", admin);
+        clock.advance(Duration.ofSeconds(1));
+        revocations.revoke(RevocationTarget.SUB, "root", "acme only", adminOf("acme"));
+
+        assertThat(sessions.check(gatewayRoot)).isInstanceOf(SessionCheck.Revoked.class);
+        assertThat(revocations.current(admin)).extracting(Revocation::reason, Revocation::tenant)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("gateway-wide", ""),
+                        org.assertj.core.groups.Tuple.tuple("acme only", "acme"));
+    }
+
+    @Test
+    void aTenantAdminSeesItsTenantsEntriesOnly_anAdminWithoutATenantSeesEvery() {
+        revocations.revoke(RevocationTarget.SUB, "bob", "", admin);
+        clock.advance(Duration.ofSeconds(1));
+        revocations.revoke(RevocationTarget.SUB, "carol", "left acme", adminOf("acme"));
+        clock.advance(Duration.ofSeconds(1));
+        revocations.revoke(RevocationTarget.SUB, "dave", "left globex", adminOf("globex"));
+        clock.advance(Duration.ofSeconds(1));
+        sessions.close(open("erin", "acme"));
+
+        assertThat(revocations.current(adminOf("acme"))).extracting(Revocation::reason).containsExactly("left acme", "logout");
+        assertThat(revocations.current(adminOf("globex"))).extracting(Revocation::value).containsExactly("dave");
+        assertThat(revocations.current(admin)).extracting(Revocation::tenant).containsExactly("", "acme", "globex", "acme");
     }
 
     @Test
@@ -139,7 +205,7 @@ class SessionServiceTest {
         revocations.revoke(RevocationTarget.SID, "old", "", admin);
         clock.advance(Duration.ofHours(12).plusSeconds(1));
         revocations.revoke(RevocationTarget.SID, "new", "", admin);
-        assertThat(revocations.current()).extracting(r -> r.value()).containsExactly("new");
+        assertThat(revocations.current(admin)).extracting(r -> r.value()).containsExactly("new");
     }
 
     @Test
@@ -150,7 +216,7 @@ class SessionServiceTest {
         clock.advance(Duration.ofMinutes(5));
         revocations.revoke(RevocationTarget.SUB, "alice", "second", admin);
         assertThat(sessions.check(between)).isInstanceOf(SessionCheck.Revoked.class);
-        assertThat(revocations.current()).singleElement().extracting(r -> r.reason()).isEqualTo("second");
+        assertThat(revocations.current(admin)).singleElement().extracting(r -> r.reason()).isEqualTo("second");
     }
 
     @Test
@@ -159,7 +225,7 @@ class SessionServiceTest {
         assertThatThrownBy(() -> revocations.revoke(RevocationTarget.SUB, "a\nb", "", admin)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> revocations.revoke(RevocationTarget.SUB, "x".repeat(300), "", admin))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(revocations.current()).isEmpty();
+        assertThat(revocations.current(admin)).isEmpty();
     }
 
     @Test
@@ -170,7 +236,7 @@ class SessionServiceTest {
         service.revoke(RevocationTarget.SID, "b", "", admin);
         assertThatThrownBy(() -> service.revoke(RevocationTarget.SID, "c", "", admin))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("blocklist");
-        assertThat(service.current()).hasSize(2);
+        assertThat(service.current(admin)).hasSize(2);
     }
 
     @Test

@@ -17,9 +17,11 @@ import java.util.Optional;
 public interface RevocationStore {
 
     /**
-     * Adds an entry. The store keeps one per {@code sid} and one per {@code sub}: a later revocation
-     * of the same target replaces an earlier one, and an earlier one changes nothing, so a repeated
-     * revocation never takes a second entry nor revokes less than before.
+     * Adds an entry. The store keeps one per {@code sid} and one per {@code sub} of each tenant
+     * ({@link Revocation#tenant}): a later revocation of the same target in the same tenant replaces
+     * an earlier one, and an earlier one changes nothing, so a repeated revocation never takes a
+     * second entry nor revokes less than before. Entries of different tenants (the empty one
+     * included) are kept apart: a tenant's entry never replaces or hides one without a tenant.
      *
      * @throws BlocklistFullException when the entry names a new target and the store holds as many
      *     live entries as it may; no entry in force is dropped
@@ -38,6 +40,15 @@ public interface RevocationStore {
      */
     Optional<Instant> allSessionsRevokedAt(Instant now);
 
-    /** What the blocklist says about a session with this {@code sid} and {@code sub}. */
-    RevocationFacts lookup(String sid, String sub);
+    /**
+     * What the blocklist says about a session with this {@code sid}, {@code sub} and {@code tenant}
+     * (empty string: a session without a tenant): the entries without a tenant and those of
+     * {@code tenant}; when both revoke the {@code sub}, the later time.
+     */
+    RevocationFacts lookup(String sid, String sub, String tenant);
+
+    /** What the blocklist says about a session without a tenant: {@link #lookup(String, String, String)} with {@code ""}. */
+    default RevocationFacts lookup(String sid, String sub) {
+        return lookup(sid, sub, "");
+    }
 }

@@ -10,14 +10,18 @@ public interface SessionRevocations {
 
     /**
      * Revokes a session ({@link RevocationTarget#SID}) or every session of a subject issued so far
-     * ({@link RevocationTarget#SUB}).
+     * ({@link RevocationTarget#SUB}). The entry takes the tenant of {@code by}: an admin bound to a
+     * tenant voids only that tenant's sessions, one without a tenant voids them whatever their tenant.
      *
      * @throws IllegalArgumentException when {@code value} or {@code reason} is empty or too long
      */
     Revocation revoke(RevocationTarget target, String value, String reason, Principal by);
 
-    /** The entries in force now, oldest first. */
-    List<Revocation> current();
+    /**
+     * The entries in force now that {@code viewer} may see, oldest first: those of its tenant when it
+     * is bound to one (other tenants' entries name their users), every entry otherwise.
+     */
+    List<Revocation> current(Principal viewer);
 
     /**
      * When every session issued until then was voided at once, if that is still in force now

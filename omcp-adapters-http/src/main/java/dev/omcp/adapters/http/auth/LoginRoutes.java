@@ -121,12 +121,13 @@ public final class LoginRoutes {
                 .handle(this::logout);
         routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters()
                 .summary("The session blocklist: revoked sids and subjects still in force, and when every session was "
-                        + "voided at once, if that is still in force")
-                .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy}], allSessionsRevokedAt: time or null}")
+                        + "voided at once, if that is still in force; a caller with a tenant sees that tenant's entries only")
+                .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy, tenant}], allSessionsRevokedAt: time or null}")
                 .handle(this::listRevocations);
         routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters()
-                .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason})")
-                .response(201, "the revocation")
+                .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason}); "
+                        + "a caller with a tenant revokes only sessions of that tenant")
+                .response(201, "the revocation, with the tenant it applies to (empty: every tenant)")
                 .response(400, "the body is not JSON or has an unknown field (OMCP_INVALID_BODY), or names neither or both of "
                         + "sid and sub, or a value is too long (OMCP_BAD_REQUEST)")
                 .response(413, "the body is larger than 1 MiB")
@@ -316,7 +317,8 @@ public final class LoginRoutes {
 
     private void listRevocations(Context ctx) {
         List<Map<String, Object>> entries = new ArrayList<>();
-        for (Revocation revocation : revocations.current()) {
+        Principal viewer = ApiCaller.principal(ctx).orElse(Principal.anonymous());
+        for (Revocation revocation : revocations.current(viewer)) {
             entries.add(describe(revocation));
         }
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -363,7 +365,8 @@ public final class LoginRoutes {
                     + " (event=revocation-not-saved): fix the file, then send this revocation again");
             return;
         }
-        LOG.info("event=session-revoked target={} by=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT), IdentityText.of(by.id()));
+        LOG.info("event=session-revoked target={} by=\"{}\" tenant=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT),
+                IdentityText.of(by.id()), IdentityText.of(revocation.tenant()));
         JsonResponses.json(ctx, 201, describe(revocation));
     }
 
@@ -373,6 +376,7 @@ public final class LoginRoutes {
         entry.put("reason", revocation.reason());
         entry.put("revokedAt", revocation.revokedAt().toString());
         entry.put("revokedBy", revocation.revokedBy());
+        entry.put("tenant", revocation.tenant());
         return entry;
     }
 }

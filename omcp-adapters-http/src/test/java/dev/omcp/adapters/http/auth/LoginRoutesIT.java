@@ -69,7 +69,7 @@ class LoginRoutesIT {
             }
 
             @Override
-            public java.util.List<dev.omcp.ports.auth.Revocation> current() {
+            public java.util.List<dev.omcp.ports.auth.Revocation> current(dev.omcp.ports.identity.Principal viewer) {
                 return java.util.List.of();
             }
 

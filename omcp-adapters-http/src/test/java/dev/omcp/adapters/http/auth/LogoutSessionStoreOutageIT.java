@@ -144,7 +144,7 @@ class LogoutSessionStoreOutageIT {
         }
 
         @Override
-        public List<Revocation> current() {
+        public List<Revocation> current(Principal viewer) {
             return List.of();
         }
 

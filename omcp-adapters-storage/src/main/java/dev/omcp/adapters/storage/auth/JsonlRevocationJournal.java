@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The blocklist made durable in a JSONL file ({@code OMCP_AUTH_REVOCATION_FILE}, mode 0600, spec
- * 5.2): one {@code {sid | sub, reason, revokedAt, revokedBy}} per line, written with one append
+ * 5.2): one {@code {sid | sub, reason, revokedAt, revokedBy[, tenant]}} per line, written with one append
  * and fsynced before the revocation is acknowledged. At start the file is read a line at a time,
- * the live entries, the latest one per {@code sid} or {@code sub}, are replayed into the
+ * the live entries, the latest one per {@code sid} or {@code sub} of each tenant, are replayed into the
  * {@code delegate} (memory, or the shared store) and the file is compacted to them; while running
  * it is compacted again each time it doubles, so it stays bounded by the live entries rather than
  * by the gateway's uptime.
@@ -51,13 +51,17 @@ import org.slf4j.LoggerFactory;
  * an unreadable last line without its line break (an append torn by a crash, never acknowledged)
  * is dropped, by cutting the file back to its last complete line, and then the file is not
  * compacted.
+ *
+ * <p>An entry without a tenant (every line written before entries had one) has no {@code tenant}
+ * member and voids sessions of every tenant; an older gateway reading a line of a tenant ignores the
+ * member, so the entry then voids more sessions, never fewer.
  */
 public final class JsonlRevocationJournal implements RevocationStore {
     private static final Logger LOG = LoggerFactory.getLogger(JsonlRevocationJournal.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     /**
-     * Longest line read. An entry is four fields of at most {@link Revocation#MAX_TEXT} characters
+     * Longest line read. An entry is five fields of at most {@link Revocation#MAX_TEXT} characters
      * (the principal about as long) and a timestamp: under 7 KiB even with every character escaped.
      */
     static final int MAX_LINE_BYTES = 64 * 1024;
@@ -193,7 +197,8 @@ public final class JsonlRevocationJournal implements RevocationStore {
         try {
             return parse(line);
         } catch (IOException | IllegalArgumentException | DateTimeParseException e) {
-            throw unreadable(file, lineNumber, "it is not a revocation {\"sid\" | \"sub\", \"reason\", \"revokedAt\", \"revokedBy\"}");
+            throw unreadable(file, lineNumber, "it is not a revocation {\"sid\" | \"sub\", \"reason\", \"revokedAt\", \"revokedBy\""
+                    + "[, \"tenant\"]}");
         }
     }
 
@@ -292,8 +297,8 @@ public final class JsonlRevocationJournal implements RevocationStore {
     }
 
     @Override
-    public RevocationFacts lookup(String sid, String sub) {
-        return delegate.lookup(sid, sub);
+    public RevocationFacts lookup(String sid, String sub, String tenant) {
+        return delegate.lookup(sid, sub, tenant);
     }
 
     private void compact(Instant now) throws IOException {
@@ -323,11 +328,14 @@ public final class JsonlRevocationJournal implements RevocationStore {
         compactedSize = out.size();
     }
 
-    /** What a revocation names: two of the same target are one entry, the later one, since it revokes more. */
-    private record Target(RevocationTarget kind, String value) {}
+    /**
+     * What a revocation names: two of the same target in the same tenant are one entry, the later one,
+     * since it revokes more; a tenant's entry never stands in for one without a tenant.
+     */
+    private record Target(RevocationTarget kind, String value, String tenant) {}
 
     private static void keepLatest(Map<Target, Revocation> latest, Revocation revocation) {
-        latest.merge(new Target(revocation.target(), revocation.value()), revocation,
+        latest.merge(new Target(revocation.target(), revocation.value(), revocation.tenant()), revocation,
                 (kept, next) -> next.revokedAt().isAfter(kept.revokedAt()) ? next : kept);
     }
 
@@ -343,6 +351,10 @@ public final class JsonlRevocationJournal implements RevocationStore {
         line.put("reason", revocation.reason());
         line.put("revokedAt", revocation.revokedAt().toString());
         line.put("revokedBy", revocation.revokedBy());
+        if (!revocation.tenant().isEmpty()) {
+            // written only when there is one: a line without a tenant stays as older gateways wrote and read it
+            line.put("tenant", revocation.tenant());
+        }
         try {
             return MAPPER.writeValueAsString(line);
         } catch (IOException e) {
@@ -360,7 +372,12 @@ public final class JsonlRevocationJournal implements RevocationStore {
         if (sid == sub || !json.path("revokedAt").isTextual()) {
             throw new IOException("needs exactly one of sid and sub, and revokedAt");
         }
+        if (json.has("tenant") && !json.get("tenant").isTextual()) {
+            // not read as no tenant: that would widen the entry to every tenant's sessions
+            throw new IOException("tenant must be a string");
+        }
         return new Revocation(sid ? RevocationTarget.SID : RevocationTarget.SUB, json.path(sid ? "sid" : "sub").asText(),
-                json.path("reason").asText(""), Instant.parse(json.path("revokedAt").asText()), json.path("revokedBy").asText(""));
+                json.path("reason").asText(""), Instant.parse(json.path("revokedAt").asText()), json.path("revokedBy").asText(""),
+                json.path("tenant").asText(""));
     }
 }

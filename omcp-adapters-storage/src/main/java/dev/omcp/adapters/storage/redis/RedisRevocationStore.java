@@ -32,6 +32,12 @@ import org.slf4j.LoggerFactory;
  * spare), keeps the later of two revocations of the same target and refuses to grow past
  * {@code maxEntries}, all atomically.
  *
+ * <p>An entry of a tenant has keys of its own ({@code tenant:<hash>:} before the target's), so it
+ * never replaces or hides the entry without a tenant of the same target, whose keys are as they were
+ * before entries had a tenant. A lookup reads both for a session of a tenant. A replica of an
+ * older release does not read a tenant's keys: during a rolling upgrade, a tenant's revocation
+ * takes effect on the upgraded replicas only.
+ *
  * <p>That margin covers clocks up to {@link #MAX_CLOCK_OFFSET} from the Redis server's, so each
  * replica measures its clock against the server's (TIME) and refuses while it is further off: at
  * the start, before each entry it adds, and on reads (lookups and the list alike) every 30 s or as
@@ -228,7 +234,7 @@ public final class RedisRevocationStore implements RevocationStore {
     public void add(Revocation revocation) {
         // measured each time: a clock that jumped since the last read would delete entries still in force
         clocks.check();
-        String field = field(revocation.target(), revocation.value());
+        String field = field(revocation.target(), revocation.value(), revocation.tenant());
         List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES, GENERATION, EPOCH);
         // what has expired is decided by the gateway's clock, with room for the other replicas' clocks
         long deleteBefore = clock.millis() - retention.toMillis() - CLOCK_SKEW_MARGIN.toMillis();
@@ -285,12 +291,22 @@ public final class RedisRevocationStore implements RevocationStore {
     }
 
     @Override
-    public RevocationFacts lookup(String sid, String sub) {
-        String sidKey = ENTRY + field(RevocationTarget.SID, sid);
-        String subKey = ENTRY + field(RevocationTarget.SUB, sub);
-        CheckedRead read = readChecked(sidKey, subKey);
-        Optional<Instant> subjectRevokedAt = later(millis(read.values().get(1), subKey), millis(read.voidBefore(), VOID_BEFORE));
-        return new RevocationFacts(read.values().get(0) != null, subjectRevokedAt);
+    public RevocationFacts lookup(String sid, String sub, String tenant) {
+        String sidKey = ENTRY + field(RevocationTarget.SID, sid, "");
+        String subKey = ENTRY + field(RevocationTarget.SUB, sub, "");
+        if (tenant.isEmpty()) {
+            CheckedRead read = readChecked(sidKey, subKey);
+            Optional<Instant> subjectRevokedAt = later(millis(read.values().get(1), subKey), millis(read.voidBefore(), VOID_BEFORE));
+            return new RevocationFacts(read.values().get(0) != null, subjectRevokedAt);
+        }
+        // the entries without a tenant and those of the session's tenant, in the same read
+        String tenantSidKey = ENTRY + field(RevocationTarget.SID, sid, tenant);
+        String tenantSubKey = ENTRY + field(RevocationTarget.SUB, sub, tenant);
+        CheckedRead read = readChecked(sidKey, subKey, tenantSidKey, tenantSubKey);
+        List<String> values = read.values();
+        Optional<Instant> subjectRevokedAt = later(later(millis(values.get(1), subKey), millis(values.get(3), tenantSubKey)),
+                millis(read.voidBefore(), VOID_BEFORE));
+        return new RevocationFacts(values.get(0) != null || values.get(2) != null, subjectRevokedAt);
     }
 
     /** The values of the keys a read asked for, and the void time ({@code omcp:revoked:all}), if any. */
@@ -374,8 +390,14 @@ public final class RedisRevocationStore implements RevocationStore {
         return a.get().isAfter(b.get()) ? a : b;
     }
 
-    private static String field(RevocationTarget target, String value) {
-        return (target == RevocationTarget.SID ? "sid:" : "sub:") + RedisKeys.hashed(value);
+    /**
+     * The entry's name in the index and the hash, and the suffix of its string key. Without a tenant
+     * it is the name entries had before they had a tenant, so a store written by an older release
+     * keeps working.
+     */
+    private static String field(RevocationTarget target, String value, String tenant) {
+        String named = (target == RevocationTarget.SID ? "sid:" : "sub:") + RedisKeys.hashed(value);
+        return tenant.isEmpty() ? named : "tenant:" + RedisKeys.hashed(tenant) + ":" + named;
     }
 
     private static String json(Revocation revocation) {
@@ -384,6 +406,9 @@ public final class RedisRevocationStore implements RevocationStore {
         entry.put("reason", revocation.reason());
         entry.put("revokedAt", revocation.revokedAt().toString());
         entry.put("revokedBy", revocation.revokedBy());
+        if (!revocation.tenant().isEmpty()) {
+            entry.put("tenant", revocation.tenant());
+        }
         try {
             return MAPPER.writeValueAsString(entry);
         } catch (IOException e) {
@@ -397,7 +422,8 @@ public final class RedisRevocationStore implements RevocationStore {
             boolean sid = json.path("sid").isTextual();
             return Optional.of(new Revocation(sid ? RevocationTarget.SID : RevocationTarget.SUB,
                     json.path(sid ? "sid" : "sub").asText(), json.path("reason").asText(""),
-                    Instant.parse(json.path("revokedAt").asText()), json.path("revokedBy").asText("")));
+                    Instant.parse(json.path("revokedAt").asText()), json.path("revokedBy").asText(""),
+                    json.path("tenant").asText("")));
         } catch (IOException | RuntimeException e) {
             LOG.warn("event=revocation-entry-unreadable store=redis action=skipped-in-list reason=\"{}\"", e.getClass().getSimpleName());
             return Optional.empty();

@@ -61,8 +61,9 @@ class JsonlRevocationJournalIT {
         }
 
         @Override
-        public RevocationFacts lookup(String sid, String sub) {
-            return new RevocationFacts(entries.stream().anyMatch(r -> r.target() == RevocationTarget.SID && r.value().equals(sid)),
+        public RevocationFacts lookup(String sid, String sub, String tenant) {
+            return new RevocationFacts(entries.stream().anyMatch(r -> r.target() == RevocationTarget.SID && r.value().equals(sid)
+                    && r.appliesToTenant(tenant)),
                     Optional.empty());
         }
     }
@@ -114,6 +115,46 @@ class JsonlRevocationJournalIT {
         assertThat(store.entries).extracting(Revocation::value).containsExactly("live", "bob");
         assertThat(Files.readAllLines(file)).hasSize(2).noneMatch(line -> line.contains("old"));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void oldLinesWithoutATenant_readAsEveryTenant_andATenantsEntryOfTheSameSubject_isKeptApart() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, """
+                {"sub":"root","reason":"gateway-wide","revokedAt":"2026-03-01T09:00:00Z","revokedBy":"admin"}
+                {"sub":"root","reason":"acme only","revokedAt":"2026-03-01T09:30:00Z","revokedBy":"ann","tenant":"acme"}
+                """);
+        ListStore store = new ListStore();
+
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
+
+        assertThat(store.entries).as("the later entry of acme does not replace the earlier one of every tenant")
+                .extracting(Revocation::reason, Revocation::tenant)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("gateway-wide", ""),
+                        org.assertj.core.groups.Tuple.tuple("acme only", "acme"));
+        assertThat(Files.readAllLines(file)).as("compacted, both kept, the old line as it was").containsExactly(
+                "{\"sub\":\"root\",\"reason\":\"gateway-wide\",\"revokedAt\":\"2026-03-01T09:00:00Z\",\"revokedBy\":\"admin\"}",
+                "{\"sub\":\"root\",\"reason\":\"acme only\",\"revokedAt\":\"2026-03-01T09:30:00Z\",\"revokedBy\":\"ann\","
+                        + "\"tenant\":\"acme\"}");
+        journal.add(new Revocation(RevocationTarget.SID, "s9", "", NOW, "gus", "globex"));
+        assertThat(Files.readAllLines(file)).last().asString().endsWith("\"tenant\":\"globex\"}");
+        ListStore reread = new ListStore();
+        JsonlRevocationJournal.open(file, reread, AT_NOW, RETENTION);
+        assertThat(reread.entries).extracting(Revocation::tenant).containsExactly("", "acme", "globex");
+    }
+
+    @Test
+    void aTenantThatIsNotAString_refusesToStart_ratherThanWideningTheEntryToEveryTenant() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, """
+                {"sub":"root","reason":"","revokedAt":"2026-03-01T09:30:00Z","revokedBy":"ann","tenant":7}
+                """);
+        byte[] before = Files.readAllBytes(file);
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION))
+                .isInstanceOf(IOException.class).hasMessageContaining("line 1 of the revocation file " + file)
+                .hasMessageContaining("\"tenant\"");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }
 
     @Test
