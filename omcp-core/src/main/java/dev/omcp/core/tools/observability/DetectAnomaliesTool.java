@@ -244,6 +244,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
+        batch.writeWarningsTo(result);
         // the gateway's own series are selected without looking the name up: what they lack says nothing of the service
         String judgedWhom = services.analysed().size() == 1 ? "'" + services.analysed().getFirst() + "'" : "the analysed services";
         BiFunction<List<String>, String, String> noScores = (own, outcome) -> TenantAnomalySeries.noneToJudge(judgedWhom,
@@ -253,7 +254,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 noScores, name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal()),
                 () -> services.analysed().size() == 1
                         ? new MetricNameSuggestions(toolkit).corrections(services.analysed().getFirst(), metrics, call.principal(), onlySource)
-                        : MetricNameSuggestions.curatedCorrections(metrics)));
+                        : MetricNameSuggestions.curatedCorrections(metrics))
+                + batch.leftOutNote().map(n -> " " + n).orElse(""));
         return ToolResult.structured(result.build());
     }
 

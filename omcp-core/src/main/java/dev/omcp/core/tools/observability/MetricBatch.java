@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -67,12 +68,16 @@ public final class MetricBatch {
     private final int sourceCount;
     private final List<Answer> answers;
     private final List<Failure> failures;
+    /** Per plugin source, the line saying which of its points were left out ({@link PluginSeriesWindow}). */
+    private final Map<String, String> leftOut;
 
-    private MetricBatch(List<Request> requests, int sourceCount, List<Answer> answers, List<Failure> failures) {
+    private MetricBatch(List<Request> requests, int sourceCount, List<Answer> answers, List<Failure> failures,
+            Map<String, String> leftOut) {
         this.requests = List.copyOf(requests);
         this.sourceCount = sourceCount;
         this.answers = List.copyOf(answers);
         this.failures = List.copyOf(failures);
+        this.leftOut = new LinkedHashMap<>(leftOut);
     }
 
     /**
@@ -100,14 +105,18 @@ public final class MetricBatch {
                 toolkit.perSourceTimeout(), overall);
         List<Answer> answers = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
+        PluginSeriesWindow window = new PluginSeriesWindow(shape.range(), shape.step());
         for (int i = 0; i < outcomes.size(); i++) {
             switch (outcomes.get(i)) {
-                case FanOut.Outcome.Answered<MetricResult> a ->
-                        answers.add(new Answer(requestOf.get(i), a.source(), inTimeOrder(a.value())));
+                case FanOut.Outcome.Answered<MetricResult> a -> {
+                    // a builtin reader leaves out what lies outside the window as it reads (SampleChecks); a plugin may not
+                    MetricResult checked = pairs.get(i).builtin() ? a.value() : window.inside(a.source(), a.value());
+                    answers.add(new Answer(requestOf.get(i), a.source(), inTimeOrder(checked)));
+                }
                 case FanOut.Outcome.Failed<MetricResult> f -> failures.add(new Failure(requestOf.get(i), f.source(), f.kind(), f.message()));
             }
         }
-        return new MetricBatch(requests, sources.size(), answers, failures);
+        return new MetricBatch(requests, sources.size(), answers, failures, window.warnings());
     }
 
     /**
@@ -169,8 +178,9 @@ public final class MetricBatch {
 
     /**
      * Adds {@code sources}, {@code partial}, when some query failed {@code failedSources} (see
-     * {@link #failureEntries()}), and when a source said something alongside its answer
-     * {@code backendWarnings} (see {@link #warningEntries()}).
+     * {@link #failureEntries()}), and when a source said something alongside its answer, or the
+     * gateway left out points a plugin source answered outside the window, {@code backendWarnings}
+     * (see {@link #warningEntries()}).
      */
     public JsonObjectBuilder writeTo(JsonObjectBuilder out) {
         JsonArrayBuilder sources = Jsonp.array();
@@ -181,8 +191,21 @@ public final class MetricBatch {
             failureEntries().forEach(failed::add);
             out.add("failedSources", failed);
         }
-        warned().writeTo(out);
-        return out;
+        return writeWarningsTo(out);
+    }
+
+    /** Adds {@code backendWarnings} when a source said something alongside its answer ({@link #warningEntries()}); nothing otherwise. */
+    public JsonObjectBuilder writeWarningsTo(JsonObjectBuilder out) {
+        return warned().writeTo(out);
+    }
+
+    /**
+     * A sentence for the note when a plugin source answered points outside the asked window, which
+     * were left out; empty otherwise.
+     */
+    public Optional<String> leftOutNote() {
+        return leftOut.isEmpty() ? Optional.empty()
+                : Optional.of("A source answered points outside the asked window, which were left out (see backendWarnings).");
     }
 
     /**
@@ -196,6 +219,8 @@ public final class MetricBatch {
 
     private WarnedSources warned() {
         WarnedSources warned = new WarnedSources();
+        // first, so a plugin's own ten distinct warnings cannot push out the one that says its points were left out
+        leftOut.forEach((source, line) -> warned.add(source, List.of(line)));
         answers.forEach(a -> warned.add(a.source(), a.result().warnings()));
         return warned;
     }

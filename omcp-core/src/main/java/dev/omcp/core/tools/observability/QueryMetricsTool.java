@@ -218,6 +218,10 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     + "approximate, for example when a query frontend could not reach every store.";
             note = Optional.of(note.map(n -> n + " " + warned).orElse(warned));
         }
+        Optional<String> leftOut = batch.leftOutNote();
+        if (leftOut.isPresent()) {
+            note = Optional.of(note.map(n -> n + " " + leftOut.get()).orElse(leftOut.get()));
+        }
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";

@@ -194,6 +194,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
         if (batch.partial()) {
             note.append(" Some sources failed (see failedSources); their signals are missing, not zero.");
         }
+        batch.leftOutNote().ifPresent(n -> note.append(' ').append(n));
         return note.toString();
     }
 
