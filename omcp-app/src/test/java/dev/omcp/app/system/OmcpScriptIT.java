@@ -373,6 +373,8 @@ class OmcpScriptIT {
         builtJar();
         Path state = Files.createDirectories(clone.resolve(".omcp"));
         Path older = Files.writeString(state.resolve("omcp-25.aot"), "a cache with the training run's method profiles");
+        // left by a killed training run of a script that wrote the cache under its final name
+        Path olderClassList = Files.writeString(state.resolve("omcp-25-classes.aot.config"), "the recorded classes");
         Path cache = state.resolve("omcp-25-classes.aot");
 
         Run first = omcp("serve");
@@ -385,6 +387,7 @@ class OmcpScriptIT {
                 .endsWith("-jar " + jar + " aot-train");
         assertThat(lines(runs).get(1)).contains("-XX:AOTCache=" + cache).endsWith("-jar " + jar + " serve");
         assertThat(older).doesNotExist();
+        assertThat(olderClassList).doesNotExist();
 
         Run second = omcp("serve");
         assertThat(second.exitCode()).as(second.output()).isZero();
@@ -407,6 +410,8 @@ class OmcpScriptIT {
         assertThat(next.output()).as("the half-written cache is not taken for a trained one").contains("training the start-up cache");
         assertThat(Files.readString(clone.resolve(".omcp/omcp-25-classes.aot"))).isEqualTo("cache\n");
         assertThat(clone.resolve(".omcp/omcp-25-classes.aot.part")).doesNotExist();
+        assertThat(clone.resolve(".omcp/omcp-25-classes.aot.part.config"))
+                .as("the JVM's temporary class list (some 46 MB) left by the killed run").doesNotExist();
     }
 
     @Test
@@ -419,6 +424,8 @@ class OmcpScriptIT {
         assertThat(run.output()).contains("start-up cache training failed; running without it");
         assertThat(lines(runs)).last().satisfies(call -> assertThat(call).doesNotContain("AOTCache").endsWith("-jar " + jar + " serve"));
         assertThat(clone.resolve(".omcp/omcp-25-classes.aot")).doesNotExist();
+        assertThat(clone.resolve(".omcp/omcp-25-classes.aot.part.config"))
+                .as("the JVM keeps its temporary class list when the cache is not assembled").doesNotExist();
     }
 
     @Test
@@ -519,17 +526,25 @@ class OmcpScriptIT {
         assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call).doesNotContain("AOT").endsWith("-jar " + jar + " serve"));
     }
 
-    /** Makes the fake JDK a 25, whose java writes the cache file a real training run would write. */
+    /**
+     * Makes the fake JDK a 25, whose java writes the files a real training run writes: JDK 25 records
+     * the classes in a temporary {@code <AOTCacheOutput>.config} ("Temporary AOTConfiguration
+     * recorded: ..."), assembles the cache from it in a child JVM, then removes it; a run that fails or
+     * is killed before that leaves it behind.
+     */
     private void jdk25() throws IOException {
         fakeJdk("25.0.1", """
                 for arg in "$@"; do
                   case "$arg" in
                     -XX:AOTCacheOutput=*)
+                      output="${arg#-XX:AOTCacheOutput=}"
+                      echo "the recorded classes" > "$output.config"
                       [ -f "$PWD/fail-the-training" ] && exit 1
                       if [ -f "$PWD/kill-during-training" ]; then
-                        echo "half a ca" > "${arg#-XX:AOTCacheOutput=}"; kill -KILL "$PPID"; exit 137
+                        echo "half a ca" > "$output"; kill -KILL "$PPID"; exit 137
                       fi
-                      echo cache > "${arg#-XX:AOTCacheOutput=}" ;;
+                      echo cache > "$output"
+                      rm -f "$output.config" ;;
                   esac
                 done
                 exit 0
