@@ -6,7 +6,10 @@ import java.util.Optional;
  * Driving port: decides who is calling the agent transport from the bearer token it presented
  * (spec 5.4).
  *
- * <p>Implementations compare tokens in constant time and never log them.
+ * <p>Implementations compare tokens in constant time and never log them. They are called on every
+ * agent request, concurrently, with no deadline, and must be thread-safe. An exception (or a null
+ * result) is a bug: the HTTP request is answered 500 with an error id, and the log line carries the
+ * stack trace, so an exception's message must not hold the token either.
  */
 public interface AgentAuthentication {
 

@@ -154,15 +154,25 @@ public final class ToolMethods {
         ToolResult result;
         try {
             result = tool.get().call(new DispatchedToolCall(call, arguments, clientRequests));
-        } catch (RuntimeException | StackOverflowError e) {
-            // a StackOverflowError too: a regular expression or a parser recursing over a long hostile text (a
-            // backend's line, an argument) exhausts the stack of this call alone, and is unwound by now
-            String errorId = UUID.randomUUID().toString().substring(0, 8);
-            LOG.error("tool={} principal=\"{}\" errorId={} outcome=bug", name, LogText.of(call.principal().id()), errorId, e);
-            result = ToolResult.error("Tool " + name + " failed unexpectedly (error id " + errorId
-                    + "); the gateway log has the details. Retrying will likely fail the same way.");
+            if (result == null) {
+                result = failedUnexpectedly(name, call, new NullPointerException("Tool.call returned null; return a ToolResult"));
+            }
+        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+            // Errors that break this call, not the JVM: a StackOverflowError (a regular expression or a parser
+            // recursing over a long hostile text, unwound by now), a tool class that failed to initialize
+            // (ExceptionInInitializerError, then NoClassDefFoundError) or a failed assert. Uncaught, they reached
+            // Javalin, which answered HTTP 500 with an empty body instead of a result the agent can read.
+            result = failedUnexpectedly(name, call, e);
         }
         return success(result, call.revision());
+    }
+
+    /** The result an agent sees for a tool's bug, whose details go to the log only, under an error id. */
+    private static ToolResult failedUnexpectedly(String name, McpCall call, Throwable bug) {
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        LOG.error("tool={} principal=\"{}\" errorId={} outcome=bug", name, LogText.of(call.principal().id()), errorId, bug);
+        return ToolResult.error("Tool " + name + " failed unexpectedly (error id " + errorId
+                + "); the gateway log has the details. Retrying will likely fail the same way.");
     }
 
     /**
