@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.app.plugins.fixture.FailingConnectorFactory;
 import dev.omcp.app.plugins.fixture.GuardConnectorFactory;
+import dev.omcp.app.plugins.fixture.HangingConnectorFactory;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
@@ -28,12 +30,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,6 +66,11 @@ class ConnectorApiIT {
         if (gateway != null) {
             gateway.close();
         }
+    }
+
+    @AfterAll
+    static void releaseTheHungPluginThreads() {
+        System.setProperty(HangingConnectorFactory.RELEASE, "true");
     }
 
     private void start(Map<String, String> extra) throws Exception {
@@ -318,7 +327,7 @@ class ConnectorApiIT {
     void anUpgradeThatVerifiesButDoesNotLoad_is422_andTheEarlierVersionKeepsServing() throws Exception {
         startWithInstall();
         assertThat(upload(TestPlugins.guard(tmp.resolve("guard-1.0.0"), key).bundle()).statusCode()).isEqualTo(201);
-        PluginPackager.Packed broken = TestPlugins.guard(tmp.resolve("guard-1.1.0"), key, "1.1.0", "com.acme.NotInTheJar");
+        PluginPackager.Packed broken = TestPlugins.guard(tmp.resolve("guard-1.1.0"), key, "1.1.0", FailingConnectorFactory.class.getName());
 
         HttpResponse<String> response = upload(broken.bundle());
 
@@ -333,6 +342,34 @@ class ConnectorApiIT {
         assertThat(written()).noneMatch(p -> p.startsWith(".")).contains("guard/manifest.json");
         JsonNode connector = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
         assertThat(connector.path("state").asText()).isEqualTo("loaded");
+        assertThat(connector.path("manifest").path("version").asText()).isEqualTo("1.0.0");
+    }
+
+    /** Waits the gateway's real deadline, 30 seconds: a test seam for a shorter one is on the store only. */
+    @Test
+    void anUpgradeThatHangsWhileLoading_is422WithinTheDeadline_theEarlierVersionServes_andTheDirectoryIsFreeAgain() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard-1.0.0"), key).bundle()).statusCode()).isEqualTo(201);
+        byte[] hanging = TestPlugins.guard(tmp.resolve("guard-1.1.0"), key, "1.1.0", HangingConnectorFactory.class.getName()).bundle();
+
+        long started = System.nanoTime();
+        HttpResponse<String> response = upload(hanging);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(45));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
+        assertThat(JSON.readTree(response.body()).path("error").asText()).contains("guard 1.1.0 verified but did not load")
+                .contains("'guard' did not finish loading within 30s")
+                .contains("the version it would have replaced is back in place and loaded");
+        assertThat(callSimpleText().path("content").get(0).path("text").asText()).isEqualTo("blocked by the guard plugin for anonymous");
+        assertThat(written()).noneMatch(p -> p.startsWith("."));
+
+        // the plugins directory was let go: the same bundle again is answered at once, without waiting out another deadline
+        started = System.nanoTime();
+        HttpResponse<String> again = upload(hanging);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(422);
+        assertThat(JSON.readTree(again.body()).path("error").asText()).contains("at an earlier attempt");
+        JsonNode connector = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
         assertThat(connector.path("manifest").path("version").asText()).isEqualTo("1.0.0");
     }
 

@@ -75,9 +75,17 @@ public final class PluginPackager {
      */
     public record Packed(Path directory, JsonObject manifest, byte[] bundle, byte[] bundleSignature) {}
 
-    /** Packs {@code source} into {@code directory}, signing with {@code signingKey}. */
+    /**
+     * Packs {@code source} into {@code directory}, signing with {@code signingKey}.
+     *
+     * @throws IllegalArgumentException when the JAR would register no connector factory, or name one
+     *     it does not contain (its classes not compiled yet): nothing is written then, as such a
+     *     plugin is signed and published yet never loads
+     */
     public static Packed pack(Source source, PrivateKey signingKey, Path directory) throws IOException {
-        byte[] jar = jar(source.classes(), source.resources());
+        Map<String, byte[]> entries = entries(source.classes(), source.resources());
+        FactoryRegistration.check(entries, source.classes());
+        byte[] jar = jar(entries);
         JsonObject manifest = manifest(Files.readString(source.manifestTemplate()), source.version(), jar);
         byte[] manifestBytes = pretty(manifest).getBytes(StandardCharsets.UTF_8);
         String jarName = source.name() + "-connector.jar";
@@ -154,11 +162,20 @@ public final class PluginPackager {
 
     /** A reproducible JAR of {@code classes} and {@code resources}. */
     public static byte[] jar(Path classes, Path resources) throws IOException {
+        return jar(entries(classes, resources));
+    }
+
+    /** The JAR's entries, by name: {@code classes}, then {@code resources} over them. */
+    private static Map<String, byte[]> entries(Path classes, Path resources) throws IOException {
         Map<String, byte[]> entries = new TreeMap<>();
         collect(classes, entries);
         if (resources != null && Files.isDirectory(resources)) {
             collect(resources, entries);
         }
+        return entries;
+    }
+
+    private static byte[] jar(Map<String, byte[]> entries) throws IOException {
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         ByteArrayOutputStream out = new ByteArrayOutputStream();

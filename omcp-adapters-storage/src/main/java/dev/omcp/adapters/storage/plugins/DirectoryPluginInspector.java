@@ -16,6 +16,8 @@ import java.util.Optional;
  */
 public final class DirectoryPluginInspector implements PluginInspector {
     private final PluginDirectoryCheck check = new PluginDirectoryCheck(new ManifestSchema());
+    /** {@code omcp plugin verify} and the test kit say a plugin that hangs while loading, as the gateway would, and end. */
+    private final PluginLoadDeadline loadDeadline = new PluginLoadDeadline(PluginLoadDeadline.DEFAULT);
 
     @Override
     public Inspection inspect(Path directory, Path trustRootPem, Optional<Path> revokedKeys) {
@@ -44,6 +46,6 @@ public final class DirectoryPluginInspector implements PluginInspector {
         return FilesystemPluginStore.loadChecked(candidate,
                 check.check(root, candidate.location(), candidate.origin(), Optional.empty(), TrustRootKeys.absent(),
                         ManifestTrust.sameAs(candidate.fingerprint())),
-                DirectoryPluginInspector.class.getClassLoader());
+                DirectoryPluginInspector.class.getClassLoader(), loadDeadline);
     }
 }

@@ -19,6 +19,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,6 +53,7 @@ public final class FilesystemPluginStore implements PluginStore {
     private final ManifestTrust manifestTrust;
     private final Durability durability;
     private final PluginRemover.Move move;
+    private final PluginLoadDeadline loadDeadline;
 
     /**
      * @param directory the plugins directory; it need not exist
@@ -91,7 +93,14 @@ public final class FilesystemPluginStore implements PluginStore {
     /** @param move renames atomically; a seam so a refusing file system can be tested as root too */
     FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
             Durability durability, PluginRemover.Move move) {
+        this(directory, trustRootPem, revokedKeys, signaturesDemanded, durability, move, PluginLoadDeadline.DEFAULT);
+    }
+
+    /** @param loadDeadline how long a plugin's code may take to load ({@link PluginLoadDeadline}); a seam so tests wait less */
+    FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
+            Durability durability, PluginRemover.Move move, Duration loadDeadline) {
         this.move = move;
+        this.loadDeadline = new PluginLoadDeadline(loadDeadline);
         this.manifestTrust = ManifestTrust.of(signaturesDemanded);
         this.durability = durability;
         this.directory = directory.toAbsolutePath().normalize();
@@ -182,16 +191,19 @@ public final class FilesystemPluginStore implements PluginStore {
                 : Optional.empty();
         // the manifest is parsed again only when the files are the very bytes the candidate was checked from
         return loadChecked(candidate, check.checkInside(directory, root, candidate.location(), candidate.origin(), pin, trust,
-                ManifestTrust.sameAs(candidate.fingerprint())), gateway);
+                ManifestTrust.sameAs(candidate.fingerprint())), gateway, loadDeadline);
     }
 
-    /** Loads from a fresh check, refusing when the files changed since {@code candidate} was checked. */
-    static LoadedPlugin loadChecked(PluginCandidate candidate, Optional<PluginDirectoryCheck.Checked> recheck, ClassLoader gateway)
-            throws PluginLoadException {
+    /**
+     * Loads from a fresh check, refusing when the files changed since {@code candidate} was checked; the
+     * plugin's code runs under {@code deadline}.
+     */
+    static LoadedPlugin loadChecked(PluginCandidate candidate, Optional<PluginDirectoryCheck.Checked> recheck, ClassLoader gateway,
+            PluginLoadDeadline deadline) throws PluginLoadException {
         if (recheck.isEmpty() || !recheck.get().candidate().fingerprint().equals(candidate.fingerprint()) || recheck.get().jar() == null) {
             throw new PluginLoadException("the files of '" + candidate.location() + "' changed since they were checked; it is checked again at the next scan");
         }
-        return PluginLoading.load(candidate, recheck.get().jar(), gateway);
+        return deadline.load(candidate, recheck.get().jar(), gateway);
     }
 
     @Override
