@@ -260,7 +260,9 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             Thread.currentThread().interrupt();
             return new LiveSource(definition, Optional.empty(), Optional.empty(), "failed", "start was interrupted");
         } catch (ExecutionException e) {
-            LOG.error("event=source-connect-bug source={} error={}", definition.name(), e.getCause().getClass().getName());
+            // the registry's own code threw past every catch in connect: an error, where a plugin's bug is a warning
+            LOG.error("event=source-connect-bug source={} type=\"{}\" stage=registry error={}", definition.name(),
+                    LogField.of(definition.config().type()), e.getCause().getClass().getName());
             return new LiveSource(definition, Optional.empty(), Optional.empty(), "failed",
                     "the connector failed unexpectedly (" + e.getCause().getClass().getSimpleName() + ")");
         }
@@ -787,25 +789,28 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             }
             LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), LogField.of(reason));
             return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);
+        } catch (RuntimeException | Error e) {
+            // a bug in building the client (a setting of a JSON type it did not expect): the source fails with the reason, as
+            // for a factory's bug, and an add, change or test answers that instead of an unmapped error
+            return unexpected(definition, type, "context", "building the source's HTTP client", e);
         }
         CompletableFuture<Connector> creation;
         try {
             creation = type.get().factory().create(config, context).toCompletableFuture();
         } catch (RuntimeException | Error e) {
             // a plugin's bug (an AssertionError, a StackOverflowError) fails its source as it would at start, never the API call
-            LOG.warn("event=connector-factory-bug source={} type={} error={}", config.name(), config.type(), e.getClass().getName());
-            return failed(definition, type, "the connector factory failed unexpectedly (" + e.getClass().getSimpleName() + ")");
+            return unexpected(definition, type, "factory", "the connector factory", e);
         }
         try {
             Connector connector = creation.get(factoryTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return new LiveSource(definition, type, Optional.of(connector), "connected", "", false, new SourceActivity(clock),
                     new ConnectorUse(() -> closeQuietly(config.name(), connector)));
         } catch (TimeoutException e) {
-            creation.thenAccept(Connector::close); // a late connector must not leak
+            closeWhenLate(config.name(), creation); // a late connector must not leak
             return failed(definition, type, "the connector did not start within " + factoryTimeout.toSeconds() + " s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            creation.thenAccept(Connector::close);
+            closeWhenLate(config.name(), creation);
             return failed(definition, type, "start was interrupted");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
@@ -827,6 +832,19 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             }
             return failed(definition, type, reason);
         }
+    }
+
+    /** A source whose connecting threw what it must not: logged as a bug (its class only, never its message), and failed. */
+    private static LiveSource unexpected(SourceDefinition definition, Optional<ConnectorType> type, String stage, String what,
+            Throwable e) {
+        LOG.warn("event=source-connect-bug source={} type=\"{}\" stage={} error={}", definition.name(),
+                LogField.of(definition.config().type()), stage, e.getClass().getName());
+        return failed(definition, type, what + " failed unexpectedly (" + e.getClass().getSimpleName() + ")");
+    }
+
+    /** A connector that arrives after its source was failed is closed, and what its close throws is logged as any close's. */
+    private static void closeWhenLate(String source, CompletableFuture<Connector> creation) {
+        creation.thenAccept(connector -> closeQuietly(source, connector));
     }
 
     private static LiveSource failed(SourceDefinition definition, Optional<ConnectorType> type, String reason) {

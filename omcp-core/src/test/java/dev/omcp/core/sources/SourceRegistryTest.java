@@ -2,6 +2,7 @@ package dev.omcp.core.sources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -166,10 +167,19 @@ class SourceRegistryTest {
                 // how the builtin contexts say a backend name cannot be checked: the JVM's egress resolver is not registered
                 throw new ConnectorException(ConnectorException.Kind.ADDRESS_REFUSED, RESOLVER_MISSING);
             }
+            if (source.settings().containsKey("contextBug")) {
+                // a bug in the builder, such as a setting of a JSON type it did not expect; its message may quote a setting
+                throw new ClassCastException("tls is not an object: secret-in-message");
+            }
             return new StaticContext();
         };
         return new SourceRegistry(catalog, contexts, store, new EgressRules(allowPrivate),
-                host -> dns.getOrDefault(host, List.of()), Duration.ofMillis(200), java.time.Clock.systemUTC());
+                host -> {
+                    if (host.equals("resolver-bug.example.com")) {
+                        throw new IllegalStateException("the resolver broke");
+                    }
+                    return dns.getOrDefault(host, List.of());
+                }, Duration.ofMillis(200), java.time.Clock.systemUTC());
     }
 
     private static SourceDefinition def(String name, String type, String url, String tenant, JsonObject settings) {
@@ -201,8 +211,8 @@ class SourceRegistryTest {
                 new SourceReconnection("prom-b", "unknown-type", "no connector type 'prometheus' is loaded"));
         assertThat(registry.list(Principal.anonymous())).filteredOn(v -> v.type().equals("prometheus"))
                 .extracting(SourceView::name, SourceView::status, SourceView::problem)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("prom-a", "unknown-type", "no connector type 'prometheus' is loaded"),
-                        org.assertj.core.groups.Tuple.tuple("prom-b", "unknown-type", "no connector type 'prometheus' is loaded"));
+                .containsExactly(tuple("prom-a", "unknown-type", "no connector type 'prometheus' is loaded"),
+                        tuple("prom-b", "unknown-type", "no connector type 'prometheus' is loaded"));
         assertThat(before).filteredOn(c -> c instanceof MetricsOnly).hasSize(2).allSatisfy(c -> assertThat(c.closed).isTrue());
         assertThat(before).filteredOn(c -> c instanceof LogsOnly).singleElement().satisfies(c -> assertThat(c.closed).isFalse());
         assertThat(registry.with(LogsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("logs");
@@ -714,8 +724,78 @@ class SourceRegistryTest {
         assertThat(store.sources).extracting(SourceDefinition::name).containsExactly("buggy-assertionerror", "buggy-stackoverflow");
         assertThat(registry.list(Principal.anonymous())).extracting(SourceView::status).containsExactly("failed", "failed");
         assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
-        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=connector-factory-bug ")).hasSize(2)
-                .allSatisfy(line -> assertThat(line).doesNotContain("invariant"));
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-connect-bug ")).hasSize(2)
+                .allSatisfy(line -> assertThat(line).contains(" stage=factory ").doesNotContain("invariant"));
+    }
+
+    @Test
+    void aContextBuilderThatThrows_failsTheAddedSourceWithTheReason_insteadOfEscapingTheApi() {
+        SourceRegistry registry = registry(false);
+        JsonObject buggy = Json.createObjectBuilder().add("contextBug", true).build();
+
+        SourceOutcome outcome = registry.add(new SourceDraft("buggy", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                buggy), Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> {
+            assertThat(saved.source().status()).isEqualTo("failed");
+            assertThat(saved.source().problem()).isEqualTo("building the source's HTTP client failed unexpectedly (ClassCastException)");
+        });
+        // the registry and the file say the same, and no connector was made
+        assertThat(store.sources).singleElement().satisfies(d -> assertThat(d.config().settings()).isEqualTo(buggy));
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> assertThat(v.status()).isEqualTo("failed"));
+        assertThat(created).isEmpty();
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=source-connect-bug ")).singleElement()
+                .isEqualTo("event=source-connect-bug source=buggy type=\"prometheus\" stage=context error=java.lang.ClassCastException");
+        assertThat(log.messages(Level.WARN)).noneSatisfy(line -> assertThat(line).contains("secret-in-message"));
+    }
+
+    @Test
+    void aContextBuilderThatThrowsOnAChangeOrATest_answersTheReason_andTheFileAndTheRegistryAgree() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        FakeConnector old = created.getFirst();
+        JsonObject buggy = Json.createObjectBuilder().add("contextBug", true).build();
+
+        SourceOutcome changed = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, buggy),
+                Principal.anonymous());
+        SourceCheck check = registry.test(new SourceDraft("probe", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                buggy), Principal.anonymous());
+
+        assertThat(changed).isInstanceOfSatisfying(SourceOutcome.Saved.class,
+                saved -> assertThat(saved.source().problem()).contains("failed unexpectedly (ClassCastException)"));
+        assertThat(store.sources).singleElement().satisfies(d -> assertThat(d.config().settings()).isEqualTo(buggy));
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> assertThat(v.status()).isEqualTo("failed"));
+        assertThat(old.closed).isTrue();
+        assertThat(check.ok()).isFalse();
+        assertThat(check.stage()).isEqualTo("connect");
+        assertThat(check.message()).isEqualTo("building the source's HTTP client failed unexpectedly (ClassCastException)");
+        assertThat(created).containsExactly(old);
+    }
+
+    @Test
+    void aContextBuilderThatThrowsAtStart_failsThatSourceWithTheSameReason_andTheOthersConnect() {
+        store.sources.add(def("buggy", "prometheus", "https://prom.example.com", "",
+                Json.createObjectBuilder().add("contextBug", true).build()));
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::status, SourceView::problem).containsExactly(
+                tuple("failed", "building the source's HTTP client failed unexpectedly (ClassCastException)"),
+                tuple("connected", ""));
+        assertThat(log.messages(Level.ERROR)).isEmpty();
+    }
+
+    @Test
+    void aBugInTheRegistryAtStart_isLoggedUnderTheSameEventAsAPluginsBug_andFailsOnlyThatSource() {
+        store.sources.add(def("odd", "prometheus", "https://resolver-bug.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::status).containsExactly("failed", "connected");
+        assertThat(log.messages(Level.ERROR)).singleElement()
+                .isEqualTo("event=source-connect-bug source=odd type=\"prometheus\" stage=registry error=java.lang.IllegalStateException");
     }
 
     @Test
@@ -1267,6 +1347,20 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aLateConnectorWhoseCloseThrows_isLoggedAsAnyFailedClose() {
+        store.sources.add(def("slow", "prometheus", "https://prom.example.com", "",
+                Json.createObjectBuilder().add("never", true).add("closeError", true).build()));
+        SourceRegistry registry = registry(false);
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> assertThat(v.status()).isEqualTo("failed"));
+
+        lateCompletions.forEach(Runnable::run);
+
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+        assertThat(log.messages(Level.WARN)).filteredOn(line -> line.startsWith("event=connector-close-failed ")).singleElement()
+                .isEqualTo("event=connector-close-failed source=slow error=java.lang.AssertionError");
+    }
+
+    @Test
     void aConnectorsFailureMessage_isLoggedEscapedAndCut_soABackendsAnswerCannotForgeALogLine() {
         // a connector's message may quote what its backend answered: the backend's text, of any length
         String answer = "bad gateway\r\n event=source-saved source=prom status=\"connected\u2028" + "z".repeat(5_000);
@@ -1328,8 +1422,8 @@ class SourceRegistryTest {
         }
 
         assertThat(registry.list(Principal.anonymous())).extracting(SourceView::name, SourceView::enabled, SourceView::status)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("off", false, "disabled"),
-                        org.assertj.core.groups.Tuple.tuple("on", true, "connected"));
+                .containsExactly(tuple("off", false, "disabled"),
+                        tuple("on", true, "connected"));
         assertThat(store.sources).extracting(SourceDefinition::enabled).containsExactly(false, true);
         // a new source that does not say is enabled
         assertThat(registry.add(new SourceDraft("new", "prometheus", Optional.of("https://prom.example.com"), Optional.empty(),
