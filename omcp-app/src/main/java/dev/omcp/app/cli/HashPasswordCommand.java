@@ -3,6 +3,7 @@ package dev.omcp.app.cli;
 import dev.omcp.core.policy.BuiltinPolicy;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
+import dev.omcp.adapters.storage.auth.JsonUsersFile;
 import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.core.auth.password.CommonPasswords;
@@ -96,6 +97,21 @@ public final class HashPasswordCommand implements Callable<Integer> {
         this.stdinIsTerminal = stdinIsTerminal;
     }
 
+    /** What the users file would refuse in an option written into the entry (the same rule it applies at start). */
+    private static Optional<String> textProblem(String option, String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty(); // not written: a blank name is the username, a blank tenant none
+        }
+        if (value.length() > JsonUsersFile.MAX_TEXT) {
+            return Optional.of(option + " has " + value.length() + " characters; at most " + JsonUsersFile.MAX_TEXT + " are allowed");
+        }
+        if (!JsonUsersFile.printable(value)) {
+            return Optional.of(option + " holds a control, format (such as a direction override) or line-separator character; "
+                    + "the gateway refuses such an entry, remove it");
+        }
+        return Optional.empty();
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -107,13 +123,19 @@ public final class HashPasswordCommand implements Callable<Integer> {
             err.println("omcp hash-password: " + e.getMessage());
             return 1;
         }
-        if (username.isBlank() || username.length() > 256 || username.chars().anyMatch(Character::isISOControl)) {
-            err.println("omcp hash-password: the username must be 1-256 characters without control characters");
+        if (username.isBlank() || username.length() > JsonUsersFile.MAX_TEXT || !JsonUsersFile.printable(username)) {
+            err.println("omcp hash-password: the username must be 1-" + JsonUsersFile.MAX_TEXT + " characters without control, "
+                    + "format (such as a direction override) or line-separator characters; the gateway refuses such an entry");
             return 1;
         }
         if (!username.trim().equals(username)) {
             // the gateway refuses such an entry: a revocation trims the sub it is given, so it could not name this user
             err.println("omcp hash-password: the username must not start or end with a space");
+            return 1;
+        }
+        Optional<String> wrongText = textProblem("--name", name).or(() -> textProblem("--tenant", tenant));
+        if (wrongText.isPresent()) {
+            err.println("omcp hash-password: " + wrongText.get());
             return 1;
         }
         for (String role : roles) {

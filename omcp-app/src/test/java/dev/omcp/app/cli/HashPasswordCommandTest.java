@@ -3,8 +3,10 @@ package dev.omcp.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
+import dev.omcp.adapters.storage.auth.JsonUsersFile;
 import dev.omcp.core.auth.password.PasswordRules;
 import dev.omcp.ports.auth.PasswordHash;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayInputStream;
@@ -16,12 +18,17 @@ import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** Spec 5.3: omcp hash-password and its password policy. */
@@ -71,6 +78,46 @@ class HashPasswordCommandTest {
 
         assertThat(out.toString()).isEmpty();
         assertThat(err.toString()).contains("must not start or end with a space");
+    }
+
+    @Test
+    void aUsernameIsMintedExactlyWhenTheUsersFileTakesItsEntry(@TempDir Path dir) throws Exception {
+        // refused by the users file: a direction override, a zero-width space, a line separator, a soft hyphen, a byte order
+        // mark; taken: a zero-width non-joiner (Persian) and joiner (an emoji sequence)
+        List<String> refused = List.of("al\u202eice", "al\u200bice", "al\u2028ice", "al\u00adice", "\ufeffalice", "al\u0007ice");
+        List<String> taken = List.of("\u0645\u06cc\u200c\u0631", "dev-\ud83d\udc69\u200d\ud83d\udcbb", "alice");
+
+        for (String username : refused) {
+            clear();
+            assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, username)).as(BackendText.escaped(username)).isEqualTo(1);
+            assertThat(out.toString()).isEmpty();
+            assertThat(err.toString()).contains("the username must be 1-256 characters without control, format");
+        }
+        for (String username : taken) {
+            clear();
+            assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, username)).as(BackendText.escaped(username)).isZero();
+            Path file = dir.resolve("users.json");
+            Files.writeString(file, "{\"users\": [" + out + "]}", StandardCharsets.UTF_8);
+            assertThat(JsonUsersFile.load(file, Clock.systemUTC()).find(username)).as(BackendText.escaped(username)).isPresent();
+        }
+    }
+
+    @Test
+    void aDisplayNameOrTenantTheUsersFileWouldRefuse_isRefused_andNoEntryPrinted() {
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "alice", "--name", "Alice\u202e evil")).isEqualTo(1);
+        assertThat(err.toString()).contains("--name holds a control, format");
+        clear();
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "alice", "--tenant", "acme\u2028x")).isEqualTo(1);
+        assertThat(err.toString()).contains("--tenant holds a control, format");
+        clear();
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "alice", "--tenant", "a".repeat(257))).isEqualTo(1);
+        assertThat(err.toString()).contains("--tenant has 257 characters; at most 256");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    private void clear() {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
     }
 
     @Test

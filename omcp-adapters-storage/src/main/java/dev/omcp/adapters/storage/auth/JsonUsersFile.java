@@ -66,7 +66,7 @@ public final class JsonUsersFile implements UserDirectory {
     private static final String PACED_NOTE = "at most one line a minute; failures counts the user lookups (logins) that met it since"
             + " the previous line";
     /** Longest username, display name, tenant or role name; the login route takes usernames of 1-256 characters too. */
-    static final int MAX_TEXT = 256;
+    public static final int MAX_TEXT = 256;
     /** Most roles of one user: a session cookie carries at most 64 (docs/access-control.md). */
     static final int MAX_ROLES = 64;
     /** Most invalid entries one message lists: a 10 MiB file of broken entries must not become a 100 MiB message. */
@@ -371,9 +371,10 @@ public final class JsonUsersFile implements UserDirectory {
     /**
      * Whether the text has no character a log line or an audit field must not carry (what {@link BackendText} escapes),
      * but for the zero-width non-joiner and joiner: format characters that Persian and other names and emoji
-     * sequences need, and that reorder or forge nothing.
+     * sequences need, and that reorder or forge nothing. The rule for a username, display name, tenant and role of the
+     * file; {@code omcp hash-password} applies it too, so it never prints an entry this file then refuses.
      */
-    private static boolean printable(String value) {
+    public static boolean printable(String value) {
         String written = value.replace("\u200c", "").replace("\u200d", "");
         return BackendText.escaped(written).equals(written);
     }
