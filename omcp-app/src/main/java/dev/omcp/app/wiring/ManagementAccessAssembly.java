@@ -43,6 +43,7 @@ import dev.omcp.core.policy.InvalidPolicyException;
 import dev.omcp.core.policy.OpaAccessPolicy;
 import dev.omcp.core.policy.RolePolicy;
 import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.auth.AccountLocks;
 import dev.omcp.ports.auth.ClientRegistrar;
@@ -77,6 +78,8 @@ final class ManagementAccessAssembly {
     private static final Logger LOG = LoggerFactory.getLogger(ManagementAccessAssembly.class);
     /** Dynamic client registrations kept at most. */
     private static final int MAX_REGISTERED_CLIENTS = 1000;
+    /** What GET and POST /api/auth/revocations need (LoginRoutes). */
+    private static final Permission REVOKE_SESSIONS = new Permission("users", "delete");
 
     private ManagementAccessAssembly() {}
 
@@ -168,6 +171,9 @@ final class ManagementAccessAssembly {
 
         AccessPolicy policy = policy(settings, clock);
         users.ifPresent(file -> warnOfUndefinedRoles(file, policy));
+        if (loginMode && policy instanceof RolePolicy custom && settings.policyFile().isPresent()) {
+            warnIfNoRoleRevokesSessions(custom, settings.policyFile().get());
+        }
         SessionService sessions = new SessionService(clock, random, lifetime, store);
         RevocationService revocations = new RevocationService(store, clock);
         SessionCookies cookies = new SessionCookies(secret);
@@ -243,6 +249,20 @@ final class ManagementAccessAssembly {
             LOG.warn("event=user-role-undefined user=\"{}\" role=\"{}\" effect=\"grants nothing\" hint=\"use one of {} or define it in "
                     + "OMCP_RBAC_POLICY_FILE\"", IdentityText.of(undefined.user()), LogField.of(undefined.role()),
                     String.join(", ", policy.view().roles()));
+        }
+    }
+
+    /**
+     * A custom policy replaces the builtin admin, so it may leave out {@code users:delete}: nobody can then end a
+     * session before it expires (a stolen cookie, a user taken out of the users file), and nothing says so until
+     * that is needed. Said once at start, when there are sessions to end.
+     */
+    static void warnIfNoRoleRevokesSessions(RolePolicy policy, String file) {
+        if (policy.rolesGranting(REVOKE_SESSIONS).isEmpty()) {
+            LOG.warn("event=rbac-no-session-revoker file=\"{}\" missing=users:delete effect=\"no role may list or revoke sessions "
+                    + "(GET and POST /api/auth/revocations): a stolen session or one of a user taken out stays valid until it "
+                    + "expires\" hint=\"grant users:delete (or users:* or *) to an administrator's role in OMCP_RBAC_POLICY_FILE\"",
+                    LogField.of(file));
         }
     }
 

@@ -130,6 +130,12 @@ public final class RolePolicy implements AccessPolicy {
         return written.keySet();
     }
 
+    /** The roles that grant {@code permission}, by a wildcard too, in the order the policy names them. */
+    public List<String> rolesGranting(Permission permission) {
+        Objects.requireNonNull(permission, "permission");
+        return granted.entrySet().stream().filter(role -> role.getValue().contains(permission)).map(Map.Entry::getKey).toList();
+    }
+
     @Override
     public AccessDecision decide(Principal principal, Permission permission) {
         Objects.requireNonNull(permission, "permission");
