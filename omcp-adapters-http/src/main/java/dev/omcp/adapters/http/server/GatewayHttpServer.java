@@ -418,6 +418,8 @@ public final class GatewayHttpServer implements AutoCloseable {
                 ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-API-Key, X-CSRF-Token");
                 ctx.header("Access-Control-Max-Age", "600");
                 ctx.status(204);
+                // no body, so no media type: Javalin's default text/plain would name content that is not there
+                ctx.res().setContentType(null);
                 ctx.skipRemainingHandlers();
                 return false;
             }
