@@ -15,6 +15,8 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -397,20 +399,54 @@ public final class BackendHttp {
         return new ConnectorException(Kind.UNAVAILABLE, backend + " could not be reached (" + e.getClass().getSimpleName() + ")");
     }
 
-    /** Parses a JSON object body. */
+    /**
+     * Parses a JSON object body, refusing anything but whitespace after the object: Parsson's
+     * reader stops at the object's end, so two answers run together, or text after one, read as
+     * the first alone (as {@link BackendJson#readAnswer} refuses it for the answers read token by token).
+     */
     public JsonObject json(byte[] body) throws ConnectorException {
-        try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(body))) {
-            return reader.readObject();
+        JsonObject object;
+        try (JsonParser p = TREE_PARSERS.createParser(new ByteArrayInputStream(body))) {
+            if (!p.hasNext() || p.next() != JsonParser.Event.START_OBJECT) {
+                throw BackendJson.notAnObject(backend, body);
+            }
+            object = p.getObject();
+            try {
+                p.hasNext(); // Parsson fails here on anything but whitespace after the object
+            } catch (JsonException e) {
+                throw BackendJson.moreAfterObject(backend);
+            }
         } catch (JsonException | IllegalStateException e) {
             throw BackendJson.notAnObject(backend, body);
+        } catch (RuntimeException e) {
+            // Parsson refuses text nested deeper than its limit with a plain RuntimeException (see Jsonp)
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered JSON nested deeper than the gateway reads ("
+                    + Jsonp.MAX_DEPTH + " levels)");
         }
+        return object;
     }
+
+    /** Parsson's parsers, with the depth limit of the readers {@link Jsonp} makes ({@code org.eclipse.parsson.maxDepth}). */
+    private static final JsonParserFactory TREE_PARSERS = Jsonp.provider()
+            .createParserFactory(Map.of("org.eclipse.parsson.maxDepth", Jsonp.MAX_DEPTH));
 
     /** Form-encodes {@code values}. */
     public static String form(Map<String, String> values) {
         StringJoiner joiner = new StringJoiner("&");
         values.forEach((k, v) -> joiner.add(URLEncoder.encode(k, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return joiner.toString();
+    }
+
+    /**
+     * {@link BackendJson#requireSuccess(String, String, String, String)} for an answer read as a
+     * tree: its {@code status}, {@code errorType} and {@code error}. For the endpoints that put a
+     * {@code status} on every answer (Prometheus' {@code /api/v1/*}, Loki's queries and series), not
+     * for Loki's build info, which has none.
+     */
+    public static void requireSuccess(JsonObject answer, String backend) throws ConnectorException {
+        BackendJson.requireSuccess(backend, answer.get("status") instanceof JsonString s ? s.getString() : null,
+                answer.get("errorType") instanceof JsonString t ? t.getString() : "",
+                answer.get("error") instanceof JsonString e ? e.getString() : "");
     }
 
     /** A field that must be a JSON array. */

@@ -194,9 +194,14 @@ public final class BackendJson {
             more = true; // text after the object that is not even JSON; the parser's message would quote it
         }
         if (more) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered more after its JSON object (two answers run together, "
-                    + "or text after one); the gateway reads only a whole, single answer");
+            throw moreAfterObject(backend);
         }
+    }
+
+    /** The error for an answer with anything but whitespace after its top-level object. */
+    static ConnectorException moreAfterObject(String backend) {
+        return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered more after its JSON object (two answers run together, "
+                + "or text after one); the gateway reads only a whole, single answer");
     }
 
     /**

@@ -270,6 +270,7 @@ final class LokiConnector extends HttpBackendConnector
             // one entry per stream: reduced to label names while the answer's memory still counts
             http().getJson("/loki/api/v1/series", Map.of("match[]", selector, "start", nanos(range.start()), "end", nanos(range.end())),
                     answer -> {
+                        BackendHttp.requireSuccess(answer, BACKEND);
                         for (JsonValue stream : array(answer, "data")) {
                             if (stream instanceof JsonObject labels) {
                                 // Loki's internal labels (__stream_shard__...) are not the stream's own

@@ -3,6 +3,7 @@ package dev.omcp.connectors.builtin.loki;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.BackendWarnings;
+import dev.omcp.connectors.builtin.backend.LabelsLeftOut;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.SampleValues;
 import dev.omcp.sdk.connector.ConnectorException;
@@ -29,7 +30,9 @@ import java.util.TreeMap;
  * {@code "+Inf"}, {@code "-Inf"} included); times are read from their decimal text, exactly. Any
  * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception: a {@code metric} or
  * {@code values} of another type too ({@code null} is nothing), and a value beyond a double ({@link SampleValues}). A range query's samples
- * are held to {@link SampleChecks}: ascending, none repeated, none more than a step outside the window.
+ * are held to {@link SampleChecks}: ascending, none repeated, none more than a step outside the window. The envelope is held to
+ * the rules of the answers read token by token: a {@code status} of {@code success}, nothing after the object
+ * ({@link BackendHttp#json}); a label value that is not a string is left out with a warning line ({@link LabelsLeftOut}).
  */
 final class LokiMetricAnswers {
     private static final String BACKEND = "Loki";
@@ -42,13 +45,11 @@ final class LokiMetricAnswers {
 
     /**
      * The {@code data} of a metric query's answer; an envelope that says {@code "status":"error"}
-     * (with HTTP 200, as some frontends answer) fails with Loki's own words.
+     * (with HTTP 200, as some frontends answer) fails with Loki's own words, and one with another
+     * status, or none, is not Loki's answer ({@link BackendHttp#requireSuccess(JsonObject, String)}).
      */
     private static JsonObject data(JsonObject answer) throws ConnectorException {
-        if ("error".equals(answer.get("status") instanceof JsonString s ? s.getString() : "")) {
-            throw BackendHttp.errorAnswer(BACKEND, answer.get("errorType") instanceof JsonString t ? t.getString() : "",
-                    answer.get("error") instanceof JsonString e ? e.getString() : "");
-        }
+        BackendHttp.requireSuccess(answer, BACKEND);
         return BackendHttp.object(answer, "data", BACKEND);
     }
 
@@ -65,20 +66,26 @@ final class LokiMetricAnswers {
      * Loki's warnings for what they changed.
      */
     static BackendJson.Answer<List<Series>> matrixAnswer(JsonObject answer, SampleChecks checks) throws ConnectorException {
-        return checks.told(new BackendJson.Answer<>(matrix(answer, checks), BackendWarnings.of(answer)), BACKEND);
+        LabelsLeftOut leftOut = new LabelsLeftOut();
+        List<Series> series = matrix(answer, checks, leftOut);
+        leftOut.refuseAlike(series, BACKEND);
+        return checks.told(leftOut.told(new BackendJson.Answer<>(series, BackendWarnings.of(answer)), BACKEND, "series"), BACKEND);
     }
 
     /** As {@link #matrixAnswer}, for an instant query's answer ({@code resultType} vector). */
     static BackendJson.Answer<List<Series>> vectorAnswer(JsonObject answer) throws ConnectorException {
-        return new BackendJson.Answer<>(vector(answer), BackendWarnings.of(answer));
+        LabelsLeftOut leftOut = new LabelsLeftOut();
+        List<Series> series = vector(answer, leftOut);
+        leftOut.refuseAlike(series, BACKEND);
+        return leftOut.told(new BackendJson.Answer<>(series, BackendWarnings.of(answer)), BACKEND, "series");
     }
 
-    /** The series of a range query's answer ({@code resultType} matrix). */
+    /** The series of a range query's answer ({@code resultType} matrix), as {@link #matrixAnswer} reads them. */
     static List<Series> matrix(JsonObject answer) throws ConnectorException {
-        return matrix(answer, SampleChecks.anyTime());
+        return matrixAnswer(answer).result();
     }
 
-    private static List<Series> matrix(JsonObject answer, SampleChecks checks) throws ConnectorException {
+    private static List<Series> matrix(JsonObject answer, SampleChecks checks, LabelsLeftOut leftOut) throws ConnectorException {
         JsonObject data = data(answer);
         if (!"matrix".equals(data.getString("resultType", ""))) {
             throw wrongType(data, "a matrix");
@@ -111,14 +118,18 @@ final class LokiMetricAnswers {
             if (disordered) {
                 n = checks.ascending(times, samples, n);
             }
-            out.add(new Series(labels(series.get("metric")), n == times.length ? times : Arrays.copyOf(times, n),
+            out.add(new Series(labels(series.get("metric"), leftOut), n == times.length ? times : Arrays.copyOf(times, n),
                     n == samples.length ? samples : Arrays.copyOf(samples, n)));
         }
         return out;
     }
 
-    /** The samples of an instant query's answer ({@code resultType} vector), one series each. */
+    /** The samples of an instant query's answer ({@code resultType} vector), one series each, as {@link #vectorAnswer} reads them. */
     static List<Series> vector(JsonObject answer) throws ConnectorException {
+        return vectorAnswer(answer).result();
+    }
+
+    private static List<Series> vector(JsonObject answer, LabelsLeftOut leftOut) throws ConnectorException {
         JsonObject data = data(answer);
         if (!"vector".equals(data.getString("resultType", ""))) {
             throw wrongType(data, "a vector");
@@ -129,7 +140,7 @@ final class LokiMetricAnswers {
                 throw badSample();
             }
             JsonValue value = sample.get("value");
-            out.add(new Series(labels(sample.get("metric")), new long[] {sampleTime(value)}, new double[] {sampleValue(value)}));
+            out.add(new Series(labels(sample.get("metric"), leftOut), new long[] {sampleTime(value)}, new double[] {sampleValue(value)}));
         }
         return out;
     }
@@ -190,8 +201,11 @@ final class LokiMetricAnswers {
         return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a sample that is not a [time, \"value\"] pair");
     }
 
-    /** The string members of a series' {@code metric}; one of another type than an object (or null) is refused, not read as no labels. */
-    private static Map<String, String> labels(JsonValue value) throws ConnectorException {
+    /**
+     * The string members of a series' {@code metric}, the others counted in {@code leftOut}; a {@code metric}
+     * of another type than an object (or null) is refused, not read as no labels.
+     */
+    private static Map<String, String> labels(JsonValue value, LabelsLeftOut leftOut) throws ConnectorException {
         Map<String, String> out = new TreeMap<>();
         if (value != null && !(value instanceof JsonObject) && value.getValueType() != JsonValue.ValueType.NULL) {
             throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a 'metric' that is not an object");
@@ -200,6 +214,8 @@ final class LokiMetricAnswers {
             o.forEach((k, v) -> {
                 if (v instanceof JsonString s) {
                     out.put(k, s.getString());
+                } else {
+                    leftOut.add();
                 }
             });
         }

@@ -97,6 +97,8 @@ final class PrometheusConnector extends HttpBackendConnector
         TimedHealthCheck check = TimedHealthCheck.start(clock());
         try {
             JsonObject info = http().getJson("/api/v1/status/buildinfo", Map.of());
+            // without status success it is no Prometheus answer, and no version: the readiness endpoint below decides
+            BackendHttp.requireSuccess(info, BACKEND);
             // the answer is the backend's: a 'data' that is no object has no version, it is not a bug of ours
             String version = BackendHttp.version(info.get("data") instanceof JsonObject data ? data.getString("version", "") : "");
             return check.up("Prometheus " + (version.isEmpty() ? "(version not reported)" : version));
@@ -317,8 +319,12 @@ final class PrometheusConnector extends HttpBackendConnector
         return out;
     }
 
-    /** The services a targets answer names, with how many targets each has and how many are up. */
-    private Map<String, Map<String, String>> servicesOfTargets(JsonObject targets) {
+    /**
+     * The services a targets answer names, with how many targets each has and how many are up; an
+     * answer without status success is a {@link Kind#BAD_RESPONSE}, which leaves the services to label values.
+     */
+    private Map<String, Map<String, String>> servicesOfTargets(JsonObject targets) throws ConnectorException {
+        BackendHttp.requireSuccess(targets, BACKEND);
         Map<String, Map<String, String>> services = new TreeMap<>();
         if (!(targets.get("data") instanceof JsonObject data) || !(data.get("activeTargets") instanceof JsonArray active)) {
             return services;
@@ -371,6 +377,7 @@ final class PrometheusConnector extends HttpBackendConnector
         // while the answer's memory still counts. Only an entry per metric is read, so only one is asked for: targets
         // that disagree on a metric's help would each add theirs (older servers, 2.42 for one, ignore the parameter)
         return http().getJson("/api/v1/metadata", Map.of("limit_per_metric", "1"), metadata -> {
+            BackendHttp.requireSuccess(metadata, BACKEND);
             JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
             List<MetricInfo> out = new ArrayList<>(names.size());
             for (String name : names) {

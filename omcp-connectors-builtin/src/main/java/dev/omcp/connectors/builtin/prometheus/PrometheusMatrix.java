@@ -19,10 +19,8 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -83,26 +81,8 @@ final class PrometheusMatrix {
         BackendJson.Answer<List<Series>> answer = BackendJson.readAnswer(body, BACKEND, "matrix",
                 type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix",
                 p -> results(p, charge, checks, leftOut));
-        if (leftOut.count() > 0) {
-            refuseAlike(answer.result());
-        }
+        leftOut.refuseAlike(answer.result(), BACKEND);
         return checks.told(leftOut.told(answer, BACKEND, "series"), BACKEND);
-    }
-
-    /**
-     * Refuses series whose labels are the same: Prometheus never answers two of one label set, so
-     * they can only be series told apart by a label value that was not a string and was left out.
-     * Shown as they are, an agent would read one series twice, or two as one.
-     */
-    private static void refuseAlike(List<Series> series) throws ConnectorException {
-        Set<Map<String, String>> seen = new HashSet<>();
-        for (Series s : series) {
-            if (!seen.add(s.labels())) {
-                throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered series that are alike once their label values "
-                        + "that are not strings are left out, so the gateway cannot tell them apart; Prometheus writes every label value "
-                        + "as a string: check what answers at the source URL");
-            }
-        }
     }
 
     private static List<Series> results(JsonParser p, ValuesCharge charge, SampleChecks checks, LabelsLeftOut leftOut)

@@ -92,4 +92,26 @@ class BackendHttpFailureTest {
                     .hasMessage("Loki answered something that is not a JSON object");
         }
     }
+
+    @Test
+    void moreAfterTheObjectOfATreeAnswer_isABadResponse_andWhitespaceAfterItIsFine() throws ConnectorException {
+        // Parsson's reader stops at the end of the first object: a second answer run on, or text after one, was ignored
+        try (java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
+            BackendHttp http = new BackendHttp(client, "http://127.0.0.1:9", Duration.ofSeconds(1), "Prometheus",
+                    dev.omcp.sdk.memory.AnswerBudget.ofBytes(1 << 20));
+            for (String more : new String[] {"{\"a\":1}{\"a\":2}", "{\"a\":1} trailing", "{\"a\":1}]", "{\"a\":1}\n<html>"}) {
+                assertThatThrownBy(() -> http.json(more.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                        .satisfies(e -> assertThat(((ConnectorException) e).kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                        .hasMessage("Prometheus answered more after its JSON object (two answers run together, or text after one); the "
+                                + "gateway reads only a whole, single answer");
+            }
+            assertThat(http.json("\n {\"a\":1}\r\n\t ".getBytes(java.nio.charset.StandardCharsets.UTF_8)).getInt("a")).isEqualTo(1);
+            assertThatThrownBy(() -> http.json("[1]".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .hasMessage("Prometheus answered something that is not a JSON object");
+            assertThatThrownBy(() -> http.json(new byte[0])).hasMessage("Prometheus answered something that is not a JSON object");
+            String deep = "{\"a\":" + "[".repeat(3000) + "]".repeat(3000) + "}";
+            assertThatThrownBy(() -> http.json(deep.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .satisfies(e -> assertThat(((ConnectorException) e).kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE));
+        }
+    }
 }

@@ -198,4 +198,45 @@ class HostilePrometheusIT {
         assertThatThrownBy(() -> connector.listServices())
                 .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE));
     }
+
+    @Test
+    void aTargetsAnswerWithoutASuccessStatus_isNotReadAsTargets_theServicesComeFromLabelValuesAlone() throws ConnectorException {
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"web\"]}");
+        String targets = "\"data\":{\"activeTargets\":[{\"labels\":{\"job\":\"api\"},\"health\":\"up\"}]}}";
+        for (String answer : new String[] {"{" + targets, "{\"status\":\"partial\"," + targets,
+                "{\"status\":\"success\"," + targets + "{\"status\":\"success\"," + targets}) {
+            ANSWERS.put("/api/v1/targets", answer);
+            assertThat(connector.listServices()).as(answer).singleElement().satisfies(s -> {
+                assertThat(s.name()).isEqualTo("web");
+                assertThat(s.attributes()).containsEntry("discoveredBy", "labels");
+            });
+        }
+        ANSWERS.put("/api/v1/targets", "{\"status\":\"success\"," + targets);
+        assertThat(connector.listServices()).extracting(s -> s.name()).containsExactly("api", "web");
+    }
+
+    @Test
+    void aMetadataAnswerWithoutASuccessStatus_orWithMoreAfterIt_isABadResponse_notMetricsOfUnknownType() {
+        ANSWERS.put("/api/v1/label/__name__/values", "{\"status\":\"success\",\"data\":[\"up\"]}");
+        String metadata = "\"data\":{\"up\":[{\"type\":\"gauge\",\"help\":\"Up.\"}]}}";
+        ANSWERS.put("/api/v1/metadata", "{" + metadata);
+        assertThatThrownBy(() -> connector.discoverMetrics("", 10)).isInstanceOfSatisfying(ConnectorException.class,
+                e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                .hasMessageStartingWith("Prometheus answered without a 'status' of success or error");
+        ANSWERS.put("/api/v1/metadata", "{\"status\":\"success\"," + metadata + " {}");
+        assertThatThrownBy(() -> connector.discoverMetrics("", 10))
+                .hasMessageStartingWith("Prometheus answered more after its JSON object");
+        ANSWERS.put("/api/v1/metadata", "{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out\"}");
+        assertThatThrownBy(() -> connector.discoverMetrics("", 10)).isInstanceOfSatisfying(ConnectorException.class,
+                e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT))
+                .hasMessage("Prometheus timed out (timeout): query timed out");
+    }
+
+    @Test
+    void buildInfoWithoutASuccessStatus_isNoVersion_theReadinessEndpointSaysWhetherTheServerIsUp() {
+        ANSWERS.put("/api/v1/status/buildinfo", "{\"data\":{\"version\":\"2.55.0\"}}");
+        assertThat(connector.health().message()).isEqualTo("Prometheus-compatible server is ready");
+        ANSWERS.put("/api/v1/status/buildinfo", "{\"status\":\"success\",\"data\":{\"version\":\"2.55.0\"}}");
+        assertThat(connector.health().message()).isEqualTo("Prometheus 2.55.0");
+    }
 }
