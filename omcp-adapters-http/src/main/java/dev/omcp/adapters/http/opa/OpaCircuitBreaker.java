@@ -85,8 +85,9 @@ public final class OpaCircuitBreaker implements PolicyDecisionPoint {
         ExternalDecision outcome;
         try {
             outcome = engine.decide(query);
-        } catch (RuntimeException e) {
-            // the engine broke its contract (it answers Unavailable rather than throw); the probe slot must not stay taken
+        } catch (RuntimeException | Error e) {
+            // the engine broke its contract (it answers Unavailable rather than throw), or the JVM failed under it (a stack
+            // overflow, out of memory): either way the probe slot must not stay taken, or no question would ever be asked again
             failed(probe, "the policy engine failed (" + e.getClass().getSimpleName() + ")");
             throw e;
         }

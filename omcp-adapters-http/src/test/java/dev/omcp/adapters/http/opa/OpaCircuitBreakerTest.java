@@ -140,6 +140,21 @@ class OpaCircuitBreakerTest {
     }
 
     @Test
+    void aProbeThatFailsWithAnError_doesNotKeepTheCircuitHalfOpenForever() {
+        failThreeTimes();
+        clock.advance(COOL_DOWN);
+        engineAnswer.set(() -> {
+            throw new StackOverflowError();
+        });
+        assertThatThrownBy(() -> breaker.decide(query)).isInstanceOf(StackOverflowError.class);
+        answers(new ExternalDecision.Allow());
+
+        clock.advance(COOL_DOWN);
+        assertThat(breaker.decide(query)).as("a new probe after the next cool-down, not 'one request is checking' for ever")
+                .isInstanceOf(ExternalDecision.Allow.class);
+    }
+
+    @Test
     void aThresholdBelowOneOrANonPositiveCoolDown_isRefused() {
         assertThatThrownBy(() -> new OpaCircuitBreaker(engine, 0, COOL_DOWN, clock)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new OpaCircuitBreaker(engine, 1, Duration.ZERO, clock)).isInstanceOf(IllegalArgumentException.class);
