@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -338,24 +339,59 @@ public final class HookPipeline {
         }
     }
 
-    /** Why a replacement payload does not fit its kind (spec 6.1 payload shapes), or empty. */
+    /**
+     * Why a replacement payload does not fit its kind (spec 6.1 payload shapes), or empty. What a post
+     * hook returns is what the agent gets, so the parts the MCP result types fix are checked too: the
+     * elements of {@code content}, {@code contents} and {@code messages} are objects, a tool result's
+     * {@code isError} a boolean and its {@code structuredContent} an object. Anything else would reach
+     * the client as a malformed result, which an SDK refuses whole, as a protocol error.
+     */
     static Optional<String> shapeProblem(HookKind kind, JsonObject payload) {
         return switch (kind) {
             case TOOL_PRE_INVOKE -> need(payload, "args", JsonValue.ValueType.OBJECT);
             case TOOL_POST_INVOKE -> need(payload, "result", JsonValue.ValueType.OBJECT)
-                    .or(() -> need(payload.getJsonObject("result"), "content", JsonValue.ValueType.ARRAY).map(p -> p.replace("'content'", "'result.content'")));
+                    .or(() -> toolResultProblem(payload.getJsonObject("result")));
             case RESOURCE_PRE_FETCH -> need(payload, "uri", JsonValue.ValueType.STRING);
-            case RESOURCE_POST_FETCH -> need(payload, "contents", JsonValue.ValueType.ARRAY);
+            case RESOURCE_POST_FETCH -> objects(payload, "contents");
             case PROMPT_PRE_FETCH -> need(payload, "name", JsonValue.ValueType.STRING)
                     .or(() -> need(payload, "arguments", JsonValue.ValueType.OBJECT));
-            case PROMPT_POST_FETCH -> need(payload, "messages", JsonValue.ValueType.ARRAY);
+            case PROMPT_POST_FETCH -> objects(payload, "messages");
         };
+    }
+
+    private static Optional<String> toolResultProblem(JsonObject result) {
+        return objects(result, "content")
+                .or(() -> may(result, "isError", "boolean",
+                        value -> value.getValueType() == JsonValue.ValueType.TRUE || value.getValueType() == JsonValue.ValueType.FALSE))
+                .or(() -> may(result, "structuredContent", "object", value -> value.getValueType() == JsonValue.ValueType.OBJECT))
+                .map(problem -> problem.replaceFirst("'", "'result."));
+    }
+
+    /** {@code member} is an array of objects. */
+    private static Optional<String> objects(JsonObject payload, String member) {
+        Optional<String> problem = need(payload, member, JsonValue.ValueType.ARRAY);
+        if (problem.isPresent()) {
+            return problem;
+        }
+        for (JsonValue element : payload.getJsonArray(member)) {
+            if (element.getValueType() != JsonValue.ValueType.OBJECT) {
+                return Optional.of("returned a payload whose '" + member + "' holds an element that is not an object");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code member} is absent, or a value that {@code fits}, described as {@code typeName}. */
+    private static Optional<String> may(JsonObject payload, String member, String typeName, Predicate<JsonValue> fits) {
+        JsonValue value = payload.get(member);
+        return value == null || fits.test(value) ? Optional.empty()
+                : Optional.of("returned a payload whose '" + member + "' is not a " + typeName);
     }
 
     private static Optional<String> need(JsonObject payload, String member, JsonValue.ValueType type) {
         JsonValue value = payload.get(member);
         if (value == null || value.getValueType() != type) {
-            return Optional.of("returned a payload whose '" + member + "' is not a " + type.name().toLowerCase(java.util.Locale.ROOT));
+            return Optional.of("returned a payload whose '" + member + "' is not a " + type.name().toLowerCase(Locale.ROOT));
         }
         if (type == JsonValue.ValueType.STRING && payload.getString(member).isEmpty()) {
             return Optional.of("returned a payload whose '" + member + "' is empty");

@@ -540,6 +540,57 @@ class HookInterceptorTest {
         }
 
         @Test
+        void aToolResultWhoseContentHoldsSomethingButObjects_countsAsAThrow_notAMalformedResultForTheAgent() {
+            register("bad", HookKind.TOOL_POST_INVOKE, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("result", Json.createObjectBuilder().add("content", Json.createArrayBuilder().add(42))).build()));
+            assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
+                    .isEqualTo("hook bad/tool_post_invoke returned a payload whose 'result.content' holds an element that is not an "
+                            + "object");
+        }
+
+        @Test
+        void aToolResultWhoseIsErrorIsNotABoolean_orWhoseStructuredContentIsNotAnObject_countsAsAThrow() {
+            JsonObject content = Json.createObjectBuilder().add("content", Json.createArrayBuilder()).build();
+            register("flag", HookKind.TOOL_POST_INVOKE, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("result", Json.createObjectBuilder(content).add("isError", "no")).build()));
+            assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
+                    .isEqualTo("hook flag/tool_post_invoke returned a payload whose 'result.isError' is not a boolean");
+            register("flag", HookKind.TOOL_POST_INVOKE, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("result", Json.createObjectBuilder(content).add("structuredContent", "text")).build()));
+            assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
+                    .isEqualTo("hook flag/tool_post_invoke returned a payload whose 'result.structuredContent' is not a object");
+        }
+
+        @Test
+        void resourceContentsOrPromptMessagesHoldingSomethingButObjects_countAsAThrow() {
+            register("bad", HookKind.RESOURCE_POST_FETCH, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("contents", Json.createArrayBuilder().add("plain text")).build()));
+            register("bad", HookKind.PROMPT_POST_FETCH, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("messages", Json.createArrayBuilder().addNull()).build()));
+            Gateway gateway = gateway();
+            JsonObject read = send(gateway, "resources/read", Json.createObjectBuilder().add("uri", "note://a").build())
+                    .getJsonObject("result");
+            assertThat(read.getBoolean("isError")).isTrue();
+            assertThat(read.getJsonArray("contents").getJsonObject(0).getString("text"))
+                    .isEqualTo("hook bad/resource_post_fetch returned a payload whose 'contents' holds an element that is not an object");
+            JsonObject prompt = send(gateway, "prompts/get",
+                    Json.createObjectBuilder().add("name", "greet").add("arguments", args("who", "ana")).build()).getJsonObject("result");
+            assertThat(prompt.getBoolean("isError")).isTrue();
+            assertThat(prompt.getString("description"))
+                    .isEqualTo("hook bad/prompt_post_fetch returned a payload whose 'messages' holds an element that is not an object");
+        }
+
+        @Test
+        void permissive_aMalformedPostHookAnswer_keepsTheResultFromBeforeTheHook() {
+            JsonObject malformed = Json.createObjectBuilder().add("content", Json.createArrayBuilder().add(42)).build();
+            register("bad", HookKind.TOOL_POST_INVOKE, 100, HookMode.PERMISSIVE, (ctx, payload) -> HookResult.replace(
+                    Json.createObjectBuilder(payload).add("result", malformed).build()));
+            JsonObject result = callEcho(gateway(), args("q", "1"));
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).contains("\"q\"");
+            assertThat(result.containsKey("isError")).isFalse();
+        }
+
+        @Test
         void aNullResult_countsAsAThrow() {
             register("null", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (ctx, payload) -> null);
             assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
