@@ -225,11 +225,15 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
         return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
     }
 
-    /** Where a redirect leads, resolved against the current URL; http(s) only and never from https down to http. */
+    /**
+     * Where a redirect leads, resolved against the current URL; http(s) only, on a port a connection can use, and
+     * never from https down to http. A port such as 99999 made the HTTP client throw rather than fail the exchange, out of
+     * a lookup that promises never to throw, and port 0 read as a network error worth retrying.
+     */
     static Optional<URI> next(URI current, String location) {
         try {
             URI next = current.resolve(new URI(location.strip()));
-            if (!isHttp(next) || next.getHost() == null || next.getRawUserInfo() != null) {
+            if (!isHttp(next) || next.getHost() == null || next.getRawUserInfo() != null || !usablePort(next.getPort())) {
                 return Optional.empty();
             }
             if ("https".equalsIgnoreCase(current.getScheme()) && !"https".equalsIgnoreCase(next.getScheme())) {
@@ -239,6 +243,11 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
         } catch (URISyntaxException | IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** The scheme's default (-1) or a TCP port from 1 to 65535. */
+    private static boolean usablePort(int port) {
+        return port == -1 || (port >= 1 && port <= 65_535);
     }
 
     private static boolean isHttp(URI uri) {

@@ -113,6 +113,8 @@ class RdapRegistrationLookupIT {
                 }
                 case "/loop/ip/203.0.113.12" -> redirect(exchange, 307, base + "/loop/ip/203.0.113.12");
                 case "/bootstrap/ip/203.0.113.13" -> redirect(exchange, 302, "ftp://127.0.0.1/ip/203.0.113.13");
+                case "/bootstrap/ip/203.0.113.18" -> redirect(exchange, 302, "http://127.0.0.1:99999/ip/203.0.113.18");
+                case "/bootstrap/ip/203.0.113.19" -> redirect(exchange, 302, "http://127.0.0.1:0/ip/203.0.113.19");
                 default -> send(exchange, 500, "text/plain", "unexpected path".getBytes(StandardCharsets.UTF_8));
             }
         } catch (InterruptedException e) {
@@ -313,6 +315,18 @@ class RdapRegistrationLookupIT {
     void aRedirectToAnotherScheme_isNotFollowed() {
         assertThat(lookup("/bootstrap").lookup("203.0.113.13"))
                 .isEqualTo(new RegistrationAnswer.Failed(false, "the registry redirected to an unusable location (HTTP 302)"));
+    }
+
+    @Test
+    void aRedirectToAPortNoConnectionCanUse_isAnUnusableLocation_notAnExceptionNorARetry() {
+        RdapRegistrationLookup lookup = lookup("/bootstrap");
+        RegistrationAnswer.Failed unusable =
+                new RegistrationAnswer.Failed(false, "the registry redirected to an unusable location (HTTP 302)");
+
+        // port 99999 made the HTTP client throw, out of a port that promises never to; port 0 read as a network error worth retrying
+        assertThat(lookup.lookup("203.0.113.18")).isEqualTo(unusable);
+        assertThat(lookup.lookup("203.0.113.19")).isEqualTo(unusable);
+        assertThat(requests).containsExactly("/bootstrap/ip/203.0.113.18", "/bootstrap/ip/203.0.113.19");
     }
 
     @Test
