@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  *
  * <p>The registry's answer is untrusted: every kept string is one line of at most
  * {@value #MAX_VALUE_CHARS} characters without control, format (bidi, zero-width) or separator
- * characters ({@link #clean}), addresses are parsed as literals only (never resolved),
+ * characters ({@link #clean}), and one with nothing printable left is left out; {@code country} is kept only as a
+ * two-letter code, {@code registry} only for an RIR's own whois host; addresses are parsed as literals only (never resolved),
  * and an answer about a network that does not contain the asked address is refused.
  */
 final class RdapIpNetwork {
@@ -34,6 +35,7 @@ final class RdapIpNetwork {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    private static final Pattern COUNTRY_CODE = Pattern.compile("[A-Za-z]{2}");
     private static final Map<String, String> REGISTRIES = Map.of(
             "arin", "ARIN", "ripe", "RIPE NCC", "apnic", "APNIC", "lacnic", "LACNIC", "afrinic", "AFRINIC");
 
@@ -72,12 +74,12 @@ final class RdapIpNetwork {
             return failed("the registry answered about a network that does not contain the address");
         }
         Map<String, String> attributes = new LinkedHashMap<>();
-        text(root, "name").ifPresent(v -> attributes.put("name", clean(v)));
-        text(root, "handle").ifPresent(v -> attributes.put("handle", clean(v)));
-        text(root, "country").ifPresent(v -> attributes.put("country", clean(v).toUpperCase(Locale.ROOT)));
-        text(root, "type").ifPresent(v -> attributes.put("type", clean(v)));
+        text(root, "name").flatMap(RdapIpNetwork::printable).ifPresent(v -> attributes.put("name", v));
+        text(root, "handle").flatMap(RdapIpNetwork::printable).ifPresent(v -> attributes.put("handle", v));
+        text(root, "country").flatMap(RdapIpNetwork::countryCode).ifPresent(v -> attributes.put("country", v));
+        text(root, "type").flatMap(RdapIpNetwork::printable).ifPresent(v -> attributes.put("type", v));
         text(root, "port43").flatMap(RdapIpNetwork::registry).ifPresent(v -> attributes.put("registry", v));
-        registrant(root.path("entities"), 0).ifPresent(v -> attributes.put("org", clean(v)));
+        registrant(root.path("entities"), 0).flatMap(RdapIpNetwork::printable).ifPresent(v -> attributes.put("org", v));
         return new RegistrationAnswer.Found(network.get(), attributes);
     }
 
@@ -207,9 +209,28 @@ final class RdapIpNetwork {
         }
     }
 
+    /**
+     * The regional registry whose own whois host ({@code whois.ripe.net}) the answer's {@code port43} names; a name that
+     * merely contains an acronym ({@code whois.stripe.example}) named a registry that never answered.
+     */
     private static Optional<String> registry(String port43) {
-        String host = port43.toLowerCase(Locale.ROOT);
-        return REGISTRIES.entrySet().stream().filter(e -> host.contains(e.getKey())).map(Map.Entry::getValue).findFirst();
+        String host = port43.strip().toLowerCase(Locale.ROOT);
+        return REGISTRIES.entrySet().stream()
+                .filter(e -> host.equals(e.getKey() + ".net") || host.endsWith("." + e.getKey() + ".net"))
+                .map(Map.Entry::getValue).findFirst();
+    }
+
+    /** The value {@link #clean}ed; empty when nothing printable is left (a name of only bidi or zero-width characters). */
+    private static Optional<String> printable(String value) {
+        String cleaned = clean(value);
+        return cleaned.isBlank() ? Optional.empty() : Optional.of(cleaned);
+    }
+
+    /** RFC 9083 section 5.4: a two-letter country code, upper case; any other text is no country and is left out. */
+    private static Optional<String> countryCode(String value) {
+        String code = value.strip();
+        // matched before upper-casing: a dotless i upper-cases to an ASCII I
+        return COUNTRY_CODE.matcher(code).matches() ? Optional.of(code.toUpperCase(Locale.ROOT)) : Optional.empty();
     }
 
     /** The vCard full name of the first entity with the role {@code registrant}, searching one level of nested entities too. */
