@@ -68,6 +68,28 @@ class LauncherSystemTest {
         }
     }
 
+    /** {@code timeout 20 ./omcp serve}, systemd's KillMode=control-group: SIGTERM to java, then again to its process group. */
+    @Test
+    void aSigtermEchoedAMillisecondLater_isTheSameRequest_soInFlightRequestsStillFinish_andTheExitIsZero() throws Exception {
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_SHUTDOWN_GRACE", "20"), "serve", "--test-conformance-fixture")) {
+            int port = launcher.awaitPort(Duration.ofSeconds(30));
+            McpHttpClient client = new McpHttpClient("http://127.0.0.1:" + port);
+            client.initialize();
+            CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> client.post(
+                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+                            + "\"params\":{\"name\":\"omcp_test_sleep\",\"arguments\":{\"millis\":2500}}}",
+                    Map.of()));
+            Thread.sleep(500); // let the slow call reach the handler before the signals
+            launcher.terminate();
+            Thread.sleep(1);
+            launcher.terminate();
+            HttpResponse<String> response = slow.get();
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(McpHttpClient.lastMessage(response)).contains("slept 2500 ms");
+            assertThat(launcher.awaitExit(Duration.ofSeconds(20))).as("drained, not halted with 143").isZero();
+        }
+    }
+
     @Test
     void aSecondSigterm_duringTheDrain_stopsAtOnce_with143() throws Exception {
         try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_SHUTDOWN_GRACE", "120"), "serve", "--test-conformance-fixture")) {
@@ -79,7 +101,7 @@ class LauncherSystemTest {
                     Map.of()));
             Thread.sleep(500); // let the slow call reach the handler before the signals
             launcher.terminate();
-            Thread.sleep(500);
+            Thread.sleep(1200); // past the second in which a repeat is taken as the same request
             assertThat(launcher.process().isAlive()).as("the first signal drains: the 25-second call holds the process").isTrue();
             long start = System.nanoTime();
             launcher.terminate();
