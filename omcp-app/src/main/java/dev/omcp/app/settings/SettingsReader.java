@@ -97,7 +97,7 @@ public final class SettingsReader {
         Environment environment = new Environment(env);
         environment.refuseConflictingAliases(Variables.ALL);
         Settings.Server server = new Settings.Server(
-                environment.string(Variables.HOST),
+                ListenHostReader.read(environment),
                 environment.integer(Variables.PORT, 0, 65535),
                 allowedHosts(environment),
                 origins(environment),

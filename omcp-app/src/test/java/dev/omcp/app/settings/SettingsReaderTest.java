@@ -190,6 +190,41 @@ class SettingsReaderTest {
                 .allowedHosts()).containsExactly("gw.example.com", "10.0.0.5", "[2001:db8::1]", "my_host");
     }
 
+    /**
+     * HOST with a port was refused only by the HTTP server, seconds into the start ("cannot listen on
+     * localhost:3000:0"), after the start-up had warned that a gateway on "localhost:3000" was open
+     * to the network.
+     */
+    @Test
+    void aHostWithAPortOrAScheme_isRefusedWhenTheSettingsAreRead_sayingWhereThePortGoes() {
+        Map<String, String> refused = Map.of(
+                "localhost:3000",
+                "HOST takes a host or address only; put the port in PORT, got 'localhost:3000' (HOST=localhost PORT=3000)",
+                "[::1]:8080", "HOST takes a host or address only; put the port in PORT, got '[::1]:8080' (HOST=::1 PORT=8080)",
+                "http://gw.example.com:3000", "HOST takes a host or address only, without scheme or path; put the port in PORT, "
+                        + "got 'http://gw.example.com:3000'",
+                "gw.example.com/mcp",
+                "HOST takes a host or address only, without scheme or path; put the port in PORT, got 'gw.example.com/mcp'",
+                "gw example.com", "HOST must be a host name or an IP address (IPv6 with or without brackets: :: or [::1]), "
+                        + "got 'gw example.com'");
+        refused.forEach((host, problem) -> {
+            InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                    () -> SettingsReader.read(Map.of("HOST", host, "PORT", "0", "OMCP_LOG_FORMAT", "xml")));
+            assertThat(e).as(host).isNotNull();
+            assertThat(e.problems()).as(host).contains(problem).as("reported with the others, at once").hasSize(2);
+        });
+    }
+
+    @Test
+    void aHostNameOrAnyIpLiteral_isAccepted_andABracketedIpv6LosesItsBrackets_soTheAnnouncedUrlHasOnePair() throws Exception {
+        Map<String, String> accepted = Map.of("0.0.0.0", "0.0.0.0", "::", "::", "::1", "::1", "[::1]", "::1",
+                "[2001:db8::5]", "2001:db8::5", "fe80::1%eth0", "fe80::1%eth0", "gw.example.com", "gw.example.com",
+                "my_host", "my_host", "localhost", "localhost");
+        for (var host : accepted.entrySet()) {
+            assertThat(SettingsReader.read(Map.of("HOST", host.getKey())).server().host()).as(host.getKey()).isEqualTo(host.getValue());
+        }
+    }
+
     @Test
     void allowedOrigins_thatNoBrowserSends_areRefused_withoutRepeatingUserInfo() throws Exception {
         // an Origin header is scheme://host[:port]: user info, a query, a fragment or a port out of range never arrives
