@@ -92,6 +92,12 @@ final class AnalysisSettingsReader {
             env.problem(variable, path.get() + " cannot be read: " + readFailure(e));
             return new AnalysisSettings.CatalogFile.NotSet();
         }
+        if (text.isBlank()) {
+            // the JSON reader's words for it ("Invalid token=EOF ... Expected tokens are: [CURLYOPEN, ...]") say nothing to an operator
+            env.problem(variable, path.get() + " is empty; write a catalog in it ({\"services\": {}} lists no service yet), or unset "
+                    + "the variable");
+            return new AnalysisSettings.CatalogFile.NotSet();
+        }
         JsonValue document;
         try (JsonReader reader = STRICT_JSON.createReader(new StringReader(text))) {
             document = reader.readValue();

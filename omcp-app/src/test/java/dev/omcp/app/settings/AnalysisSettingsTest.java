@@ -13,6 +13,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +133,18 @@ class AnalysisSettingsTest {
 
         assertThat(problems("OMCP_SERVICE_CATALOG_FILE", "/c.json"))
                 .startsWith("OMCP_SERVICE_CATALOG_FILE /c.json is not valid JSON (line 1, column ");
+    }
+
+    /** The JSON reader's own words for it were "Invalid token=EOF ... Expected tokens are: [CURLYOPEN, ...]". */
+    @Test
+    void anEmptyCatalogFile_isReportedAsEmpty_withWhatToWriteInIt() {
+        files.put(Path.of("/empty.json"), "");
+        files.put(Path.of("/blank.json"), " \n\t\n");
+
+        for (String file : List.of("/empty.json", "/blank.json")) {
+            assertThat(problems("OMCP_SERVICE_CATALOG_FILE", file)).as(file).isEqualTo("OMCP_SERVICE_CATALOG_FILE " + file
+                    + " is empty; write a catalog in it ({\"services\": {}} lists no service yet), or unset the variable");
+        }
     }
 
     @Test

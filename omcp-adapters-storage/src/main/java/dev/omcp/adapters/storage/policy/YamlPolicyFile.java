@@ -64,6 +64,11 @@ public final class YamlPolicyFile {
             throw new InvalidPolicyFileException(List.of(source + " expands to more than " + (4 * MAX_BYTES >> 20) + " MiB through its "
                     + "aliases (*name); write the repeated values out, or repeat fewer of them"));
         }
+        if (root == null) {
+            // said plainly: "must be a mapping" about a file the operator believes holds roles sends them looking for a typo
+            throw new InvalidPolicyFileException(List.of(source + " is empty (nothing but blanks or comments); it must hold a 'roles' "
+                    + "mapping, such as roles: {auditor: [audit:read]}"));
+        }
         List<String> problems = new ArrayList<>();
         if (!(root instanceof Map<?, ?> top)) {
             throw new InvalidPolicyFileException(List.of(source + " must be a mapping with a 'roles' key"));

@@ -24,6 +24,16 @@ class YamlPolicyFileTest {
     }
 
     @Test
+    void anEmptyFile_orOneOfOnlyComments_isReportedAsEmpty_withWhatToWriteInIt() {
+        for (String yaml : new String[] {"", "  \n\n", "# roles to come\n"}) {
+            assertThatThrownBy(() -> YamlPolicyFile.parse(yaml, "p.yaml"))
+                    .isInstanceOfSatisfying(InvalidPolicyFileException.class, e -> assertThat(e.problems()).containsExactly(
+                            "p.yaml is empty (nothing but blanks or comments); it must hold a 'roles' mapping, such as "
+                                    + "roles: {auditor: [audit:read]}"));
+        }
+    }
+
+    @Test
     void everyStructuralProblemIsListed() {
         assertThatThrownBy(() -> YamlPolicyFile.parse("""
                 version: 2
