@@ -33,7 +33,8 @@ final class PluginSettingsReader {
             environment.problem(Variables.HOOK_MODE, "must be enforce, permissive or disabled, got '" + written.get() + "'");
             hookMode = Optional.empty();
         }
-        return new Settings.Plugins(directory, verify, trustRoot, revokedKeys, strict, uiInstall, hub, hookMode);
+        boolean directoryNamed = environment.raw(Variables.PLUGINS_DIR).isPresent();
+        return new Settings.Plugins(directory, directoryNamed, verify, trustRoot, revokedKeys, strict, uiInstall, hub, hookMode);
     }
 
     /**

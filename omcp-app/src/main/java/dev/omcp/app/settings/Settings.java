@@ -157,6 +157,8 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * Plugin settings (spec 5.8, 6.1).
      *
      * @param directory {@code PLUGINS_DIR}
+     * @param directoryNamed whether {@code PLUGINS_DIR} was set, rather than its default taken: only a
+     *     directory the operator named is worth a word when it does not exist
      * @param verify {@code VERIFY_PLUGINS}
      * @param trustRoot {@code PLUGIN_TRUST_ROOT}, empty when unset
      * @param revokedKeys {@code OMCP_PLUGIN_REVOKED_KEYS}: the key revocation list, empty when unset
@@ -169,6 +171,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      */
     public record Plugins(
             Path directory,
+            boolean directoryNamed,
             boolean verify,
             Optional<Path> trustRoot,
             Optional<Path> revokedKeys,

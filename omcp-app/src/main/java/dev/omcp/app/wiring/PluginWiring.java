@@ -15,8 +15,12 @@ import dev.omcp.ports.plugins.ConnectorUsers;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.text.LogField;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wires plugins: the plugins directory and trust root, the pins of the sources file, the load
@@ -31,6 +35,8 @@ import java.util.Optional;
  */
 record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode> hookMode, FilesystemPluginStore store,
         Optional<ConnectorHub> hub, boolean uiInstall) {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginWiring.class);
+    private static final int MAX_LOGGED_PATH = 512;
 
     /**
      * Scans and loads the plugins.
@@ -40,6 +46,7 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      * @param pins the {@code plugins:} block of the sources file
      */
     static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
+        missingDirectoryNote(settings).ifPresent(LOG::info);
         FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot(), settings.revokedKeys(),
                 settings.signaturesDemanded());
         // before the first scan: an upgrade the last run died in must not leave its plugin missing
@@ -57,6 +64,20 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      */
     ManageConnectors management(ConnectorUsers sources) {
         return new ConnectorManagement(catalog, store, hub, uiInstall, sources);
+    }
+
+    /**
+     * A line for a {@code PLUGINS_DIR} the operator set that does not exist. Allowed (no filesystem
+     * plugins), but a typo in the path otherwise loaded nothing without a word. The default
+     * {@code /app/plugins} exists only in the image, so its absence elsewhere says nothing.
+     */
+    static Optional<String> missingDirectoryNote(Settings.Plugins settings) {
+        if (!settings.directoryNamed() || Files.exists(settings.directory())) {
+            return Optional.empty();
+        }
+        return Optional.of("event=plugins-dir-missing dir=\"" + LogField.of(settings.directory().toString(), MAX_LOGGED_PATH)
+                + "\" effect=\"no filesystem plugins are loaded\" note=\"PLUGINS_DIR names a directory that does not exist; "
+                + "omcp plugin install creates it\"");
     }
 
     /** The gateway version for {@code compat.serverVersion}; a development build counts as 0.0.0. */

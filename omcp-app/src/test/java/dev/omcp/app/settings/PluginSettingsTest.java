@@ -23,6 +23,8 @@ class PluginSettingsTest {
     void spec5_8_defaults() throws Exception {
         Settings.Plugins plugins = read(Map.of());
         assertThat(plugins.directory()).isEqualTo(Path.of("/app/plugins"));
+        assertThat(plugins.directoryNamed()).as("the default, not named by the operator").isFalse();
+        assertThat(read(Map.of("PLUGINS_DIR", "/app/plugins")).directoryNamed()).as("named, even as the default").isTrue();
         assertThat(plugins.verify()).isTrue();
         assertThat(plugins.trustRoot()).isEmpty();
         assertThat(plugins.requireSignature()).isFalse();
