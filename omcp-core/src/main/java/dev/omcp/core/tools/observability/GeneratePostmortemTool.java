@@ -266,7 +266,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("anomalousServices", integer("Services found anomalous."))
                             .add("scoresRecorded", integer("Scores written to the anomaly history, which the report is built from."))
                             .add("partial", bool("Some metrics query failed, or the detection was late."))
-                            .add("note", string("What ran and why, in one sentence.")))
+                            .add("note", string("What ran and why, in one sentence; a second when points a metrics source "
+                                    + "answered outside the judged window were left out (backendWarnings says which source).")))
                             .add("description", "Present when no detection had recorded scores for the service in the window, so "
                                     + "the report ran detect_anomalies itself (its defaults, the report's service first) and "
                                     + "recorded the scores before building the timeline and signals; or, with state earlier or "
@@ -432,7 +433,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         // the traces section comes before the log highlights, and so do its sources' warnings; they are shown
         // unredacted, as query_traces shows them and as the traces they name are listed
         WarnedSources traceWarnings = traceSearch.warned();
-        new WarnedSources().addAll(traceWarnings).addAll(logs.warned()).writeTo(structured);
+        // the detection's metrics last, as its note comes after the sections' warnings in the markdown
+        WarnedSources metricWarnings = detection.map(PostmortemDetection.Outcome::warned).orElseGet(WarnedSources::new);
+        new WarnedSources().addAll(traceWarnings).addAll(logs.warned()).addAll(metricWarnings).writeTo(structured);
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
@@ -462,6 +465,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 + warnings("Related traces may be incomplete", "traces", traceWarnings)
                 + warnings("Log highlights may be incomplete", "logs", logs.warned())
                 + detection.map(d -> "\n> " + PostmortemMarkdown.text(d.note()) + "\n").orElse("")
+                + warnings("The detection's metrics may be incomplete", "metrics", metricWarnings)
                 + (topology.hasGaps() ? "\n> " + TopologySnapshot.GAPS_NOTE + "\n" : "")
                 + unknown.map(u -> "\n> " + PostmortemMarkdown.text(u) + "\n").orElse(""));
     }
@@ -706,10 +710,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      * Names the sources of one section that warned alongside their answers and what they said, so a
      * markdown reader knows the section may be built from part of the data only: log highlights
      * counted from part of the lines, related traces without those a traces source lost between
-     * its search and its fetch (which the warning names).
+     * its search and its fetch (which the warning names), anomaly scores judged without the points a
+     * metrics plugin answered outside the window (the gateway's line, listed with the source's own).
      *
      * @param heading what the warnings mean for the section
-     * @param signal what was asked of the sources: traces or logs
+     * @param signal what was asked of the sources: traces, logs or metrics
      */
     private static String warnings(String heading, String signal, WarnedSources warned) {
         if (warned.isEmpty()) {

@@ -204,8 +204,7 @@ public final class MetricBatch {
      * were left out; empty otherwise.
      */
     public Optional<String> leftOutNote() {
-        return leftOut.isEmpty() ? Optional.empty()
-                : Optional.of("A source answered points outside the asked window, which were left out (see backendWarnings).");
+        return leftOut.isEmpty() ? Optional.empty() : Optional.of(PluginSeriesWindow.LEFT_OUT_NOTE);
     }
 
     /**
@@ -217,7 +216,11 @@ public final class MetricBatch {
         return warned().entries();
     }
 
-    private WarnedSources warned() {
+    /**
+     * What {@link #warningEntries()} lists, for a tool that joins it with other searches' warnings in
+     * one {@code backendWarnings} ({@code generate_postmortem}). A new instance on each call.
+     */
+    WarnedSources warned() {
         WarnedSources warned = new WarnedSources();
         // first, so a plugin's own ten distinct warnings cannot push out the one that says its points were left out
         leftOut.forEach((source, line) -> warned.add(source, List.of(line)));

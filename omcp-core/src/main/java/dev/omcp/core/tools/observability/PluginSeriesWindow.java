@@ -25,6 +25,8 @@ import java.util.Map;
  * batch, fed after the fan-out.
  */
 final class PluginSeriesWindow {
+    /** The note's sentence when some source's points were left out: the tools that hold series to the window say it alike. */
+    static final String LEFT_OUT_NOTE = "A source answered points outside the asked window, which were left out (see backendWarnings).";
     /** Of a source's points, at least this many tenths read as seconds inside the window blame the unit. */
     private static final int SECONDS_TENTHS = 9;
     private static final long MILLIS_PER_SECOND = 1000;

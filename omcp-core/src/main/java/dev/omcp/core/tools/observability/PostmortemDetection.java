@@ -76,9 +76,14 @@ final class PostmortemDetection {
      * @param failures one per source and failure: what the report lists in {@code failedSources}
      * @param namesListed for {@code skipped}, every name the sources list: the report's did-you-mean needs
      *     no listing of its own
+     * @param warned what the metrics sources said alongside their answers, and the line per plugin source
+     *     whose points outside the window were left out ({@link MetricBatch#warned()}); the report lists them
+     *     in {@code backendWarnings}, as the verdicts rest on what was left. Not changed after the run.
+     * @param leftOutNote the note's sentence when some points were left out ({@link MetricBatch#leftOutNote()})
      */
     record Outcome(String state, Optional<Instant> ranAt, Duration window, Counts counts, boolean serviceScored, boolean partial,
-            Set<String> answered, List<SourceFailure> failures, Set<String> namesListed) {
+            Set<String> answered, List<SourceFailure> failures, Set<String> namesListed, WarnedSources warned,
+            Optional<String> leftOutNote) {
 
         /**
          * The detection was still running at the report's deadline: nothing it found is in the report,
@@ -86,7 +91,8 @@ final class PostmortemDetection {
          */
         static Outcome late(Duration window, List<String> sources, String message) {
             return new Outcome("late", Optional.empty(), window, Counts.NONE, false, true, Set.of(),
-                    sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList(), Set.of());
+                    sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList(), Set.of(), new WarnedSources(),
+                    Optional.empty());
         }
 
         /**
@@ -96,13 +102,13 @@ final class PostmortemDetection {
          */
         static Outcome skipped(Duration window, int servicesListed, Set<String> answered, Set<String> namesListed) {
             return new Outcome("skipped", Optional.empty(), window, new Counts(0, 0, servicesListed, 0, 0), false, false, answered,
-                    List.of(), Set.copyOf(namesListed));
+                    List.of(), Set.copyOf(namesListed), new WarnedSources(), Optional.empty());
         }
 
         /** An earlier draft's detection judged the service in the window and found too little of it to score. */
         static Outcome earlier(UnscoredServices.Run run) {
             return new Outcome("earlier", Optional.of(run.ranAt()), run.window(), run.counts(), false, false, Set.of(), List.of(),
-                    Set.of());
+                    Set.of(), new WarnedSources(), Optional.empty());
         }
 
         boolean completed() {
@@ -125,8 +131,16 @@ final class PostmortemDetection {
                     .add("scoresRecorded", counts.scoresRecorded()).add("partial", partial).add("note", note()).build();
         }
 
-        /** One sentence for the agent and the reader of the markdown. */
+        /**
+         * One sentence for the agent and the reader of the markdown, and a second when some points a
+         * plugin answered were left out: a detection that recorded no score otherwise reads as metrics
+         * that hold nothing, when the source sent its times in seconds.
+         */
         String note() {
+            return verdict() + leftOutNote.map(n -> " " + n).orElse("");
+        }
+
+        private String verdict() {
             String none = "No anomaly detection had recorded scores for this service in the window";
             if (skipped()) {
                 return none + ", and no source lists it, so this report ran none: it would have judged only other services.";
@@ -239,7 +253,7 @@ final class PostmortemDetection {
         toolkit.unscoredServices().remember(principal.tenant(), unscored,
                 new UnscoredServices.Run(now, UnscoredServices.AskedSources.of(metricSources), judged, counts));
         return new Outcome("completed", Optional.of(now), judged, counts, scored.contains(service), !failures.isEmpty(), answered,
-                List.copyOf(failures), Set.of());
+                List.copyOf(failures), Set.of(), batch.warned(), batch.leftOutNote());
     }
 
     /**

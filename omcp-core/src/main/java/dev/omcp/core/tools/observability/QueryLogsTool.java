@@ -1,6 +1,5 @@
 package dev.omcp.core.tools.observability;
 
-import dev.omcp.core.analysis.anomaly.SeriesOrder;
 import dev.omcp.core.redaction.RedactionCounts;
 import dev.omcp.core.redaction.Redactor;
 import dev.omcp.core.sources.Bound;
@@ -26,6 +25,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -502,7 +502,11 @@ public final class QueryLogsTool extends ObservabilityTool {
         LogAggregation aggregation = new LogAggregation(query, fn, by, k, step);
         List<Bound<LogAggregatesCapability>> bound = toolkit.sources().with(LogAggregatesCapability.class, call.principal(),
                 onlySource.map(Set::of));
-        Gathered<MetricResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.aggregateLogs(aggregation, heard));
+        // per plugin source, the line saying which of its points were left out
+        Map<String, String> leftOut = new LinkedHashMap<>();
+        Gathered<MetricResult> gathered = heldToWindow(
+                Gathered.reporting(toolkit, bound, (logs, heard) -> logs.aggregateLogs(aggregation, heard)), bound, query.range(), step,
+                leftOut);
 
         JsonObjectBuilder echo = Jsonp.object().add("function", function).add("by", OutputFields.names(by));
         if (fn == LogAggregation.Function.TOPK) {
@@ -529,8 +533,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                     resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
                 }
                 for (Series read : answer.value().series()) {
-                    // the latest step's count, which is the last point only in time order (a plugin may break it)
-                    double lines = SeriesSummary.Stats.of(SeriesOrder.ascending(read)).last();
+                    // the latest step's count: the last point, as heldToWindow put them in time order
+                    double lines = SeriesSummary.Stats.of(read).last();
                     if (Double.isFinite(lines)) {
                         groups.add(new Group(answer.source(), read.labels(), lines));
                     }
@@ -558,9 +562,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                 }
                 Duration ranStep = answer.value().step().orElse(step);
                 widestStep = Math.max(widestStep, ranStep.toMillis());
-                for (Series read : answer.value().series()) {
-                    // in time order, as every reader below takes the first point as the oldest (a plugin may break it)
-                    Series s = SeriesOrder.ascending(read);
+                for (Series s : answer.value().series()) {
+                    // in time order (heldToWindow): every reader below takes the first point as the oldest
                     for (int i = 0; i < s.size(); i++) {
                         if (s.valueAt(i) > 0) {
                             firstCounted = Math.min(firstCounted, s.timeAt(i));
@@ -593,7 +596,10 @@ public final class QueryLogsTool extends ObservabilityTool {
         gathered.writeTo(result);
         WarnedSources warned = new WarnedSources();
         gathered.answers().forEach(a -> warned.add(a.source(), a.value().warnings()));
-        warned.writeTo(result);
+        // the gateway's line first, as MetricBatch writes it, so a plugin's own ten warnings cannot push it out
+        WarnedSources shown = new WarnedSources();
+        leftOut.forEach((source, line) -> shown.add(source, List.of(line)));
+        shown.addAll(warned).writeTo(result);
 
         if (gathered.noSource()) {
             List<Bound<LogsCapability>> searchOnly = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
@@ -620,6 +626,38 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (!warned.isEmpty()) {
             notes.add(warnedNote(warned, "counts may be incomplete or approximate"));
         }
+        if (!leftOut.isEmpty()) {
+            notes.add(PluginSeriesWindow.LEFT_OUT_NOTE);
+        }
+    }
+
+    /**
+     * The answers with a plugin's series held to the window ({@link PluginSeriesWindow}, as
+     * {@link MetricBatch} holds a metrics source's) and every series in time order: a plugin may
+     * break the SDK's promises, and a count of 1970 (seconds sent as milliseconds) or a year ahead
+     * would be shown as a step of the window, and topk would rank a group by it. A builtin reader
+     * holds its samples to the window as it reads them. The slack is the step a source says it
+     * ran when it widened the one sent: its points lie on that step's grid.
+     *
+     * @param leftOut filled, per plugin source that answered points outside the window, with the line that says so
+     */
+    private static Gathered<MetricResult> heldToWindow(Gathered<MetricResult> gathered, List<Bound<LogAggregatesCapability>> bound,
+            TimeRange range, Duration sent, Map<String, String> leftOut) {
+        Set<String> builtin = new HashSet<>();
+        bound.stream().filter(Bound::builtin).forEach(b -> builtin.add(b.source()));
+        List<Gathered.Answer<MetricResult>> checked = new ArrayList<>(gathered.answers().size());
+        for (Gathered.Answer<MetricResult> a : gathered.answers()) {
+            MetricResult result = a.value();
+            if (!builtin.contains(a.source())) {
+                // one window per answer, as each source answers one aggregate and its step is its own
+                Duration slack = result.step().filter(ran -> ran.compareTo(sent) > 0).orElse(sent);
+                PluginSeriesWindow window = new PluginSeriesWindow(range, slack);
+                result = window.inside(a.source(), result);
+                leftOut.putAll(window.warnings());
+            }
+            checked.add(new Gathered.Answer<>(a.source(), a.type(), MetricBatch.inTimeOrder(result)));
+        }
+        return Gathered.assembled(checked, gathered.failures());
     }
 
     /** Redacts every string of the result (spec 5.7) unless redaction is off, and says what was done. */

@@ -19,6 +19,7 @@ import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
@@ -224,6 +225,47 @@ class GeneratePostmortemToolTest {
         assertThat(detection.getString("note")).contains("recorded no score", "failed or timed out", "call detect_anomalies",
                 "generate the post-mortem again");
         assertThat(report.getString("synopsis")).contains("No anomaly scores were recorded for this window");
+    }
+
+    @Test
+    void aDetectionOverAPluginSendingSeconds_saysItsPointsWereLeftOut_inTheJsonAndTheMarkdown() {
+        // a plugin that sends seconds in Series.epochMillis, and says something of its own with markdown in it
+        FakeMetricsBackend prom = slowDatabase().reordering(s -> new Series(s.labels(),
+                java.util.Arrays.stream(s.epochMillis()).map(t -> t / 1000).toArray(), s.values())).warning("store *b* [down]");
+        GeneratePostmortemTool tool = tool(new InMemorySources().addPlugin(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+
+        ToolResult result = call(tool, "{\"service\":\"db\",\"duration\":\"30s\"}");
+        JsonObject report = structured(result);
+
+        // before: the draft said only that the metrics sources hold nothing to judge, as if db had no metrics
+        JsonObject detection = report.getJsonObject("detection");
+        assertThat(detection.getInt("scoresRecorded")).isZero();
+        assertThat(detection.getString("note")).contains("points outside the asked window, which were left out (see backendWarnings)");
+        assertThat(report.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("prom");
+            assertThat(w.getJsonArray("warnings").getValuesAs(JsonString::getString)).satisfiesExactly(
+                    line -> assertThat(line).startsWith("prom answered ").contains("likely sends seconds in Series.epochMillis"),
+                    line -> assertThat(line).isEqualTo("store *b* [down]"));
+        });
+        // what the source said is its text, not markdown
+        assertThat(result.firstText()).contains("> The detection's metrics may be incomplete: prom (metrics) warned: prom answered ")
+                .contains("likely sends seconds in Series.epochMillis, which holds milliseconds / store \\*b\\* \\[down\\].")
+                .contains("which were left out (see backendWarnings).");
+        assertThat(UndeclaredMembers.in(report, tool(everything()).definition().outputSchema().orElseThrow())).isEmpty();
+        // no line of 1970 in the timeline: nothing was judged from the misread points
+        assertThat(result.firstText()).doesNotContain("1970");
+    }
+
+    @Test
+    void aDetectionOverABuiltinSource_thatSaidNothing_addsNoWarning() {
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(slowDatabase()).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+
+        ToolResult result = call(tool, "{\"service\":\"db\",\"duration\":\"30s\"}");
+
+        assertThat(structured(result).containsKey("backendWarnings")).isFalse();
+        assertThat(result.firstText()).doesNotContain("The detection's metrics may be incomplete");
     }
 
     @Test

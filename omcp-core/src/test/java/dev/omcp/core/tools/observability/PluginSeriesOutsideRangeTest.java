@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,7 +43,7 @@ class PluginSeriesOutsideRangeTest {
         return payments(name).reordering(s -> retimed(s, t -> t / 1000));
     }
 
-    private static Series retimed(Series s, java.util.function.LongUnaryOperator time) {
+    private static Series retimed(Series s, LongUnaryOperator time) {
         return new Series(s.labels(), Arrays.stream(s.epochMillis()).map(time).toArray(), s.values());
     }
 
@@ -129,6 +131,80 @@ class PluginSeriesOutsideRangeTest {
         // the builtin readers hold their samples to the window themselves (SampleChecks)
         JsonObject result = ToolHarness.ok(new QueryMetricsTool(toolkit(new InMemorySources().add(sendingSeconds("prom")))),
                 "{\"service\":\"payments\",\"metric\":\"cpu\"}");
+
+        assertThat(result.containsKey("backendWarnings")).isFalse();
+    }
+
+    /** Lines of pod payments-1 counted per minute over the last fifteen, 3 a minute, each point retimed by {@code time}. */
+    private static Series countsPerMinute(LongUnaryOperator time) {
+        long from = NOW.minus(Duration.ofMinutes(15)).toEpochMilli();
+        long[] t = new long[15];
+        double[] x = new double[15];
+        for (int i = 0; i < 15; i++) {
+            t[i] = time.applyAsLong(from + (i + 1) * 60_000L);
+            x[i] = 3;
+        }
+        return new Series(Map.of("pod", "payments-1"), t, x);
+    }
+
+    private static FakeLogsBackend.WithAggregates logCounts(String name, Series counts) {
+        return new FakeLogsBackend.WithAggregates(name).aggregates("payments", List.of(counts));
+    }
+
+    @Test
+    void queryLogsAggregates_ofAPluginSendingSeconds_showNoCountOf1970_andTheWarning() {
+        FakeLogsBackend.WithAggregates plugin = logCounts("sec", countsPerMinute(t -> t / 1000));
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
+
+        for (String call : List.of("{\"service\":\"payments\",\"aggregate\":\"sum\"}",
+                "{\"service\":\"payments\",\"aggregate\":\"count_over_time\"}",
+                "{\"service\":\"payments\",\"aggregate\":\"topk\",\"by\":[\"pod\"]}")) {
+            JsonObject result = ToolHarness.ok(new QueryLogsTool(toolkit), call);
+
+            // before: the counts were shown at January 1970, and topk ranked pod payments-1 by a count of 1970
+            assertThat(result.toString()).as(call).doesNotContain("1970");
+            assertThat(warningsOf(result, "sec")).as(call).singleElement().asString()
+                    .contains("sec answered 15 points more than one step outside the asked window", "left out")
+                    .contains("likely sends seconds in Series.epochMillis");
+            assertThat(result.getString("note")).as(call)
+                    .contains("points outside the asked window, which were left out (see backendWarnings)")
+                    .as("the gateway left the points out: the source itself said nothing").doesNotContain("warned alongside");
+        }
+    }
+
+    @Test
+    void queryLogsCounts_ofAPluginWithAPointFarAheadAndNewestFirst_keepTheRestInTimeOrder() {
+        long yearAhead = NOW.plus(Duration.ofDays(365)).toEpochMilli();
+        Series counted = countsPerMinute(t -> t);
+        long[] t = new long[16];
+        double[] x = new double[16];
+        // newest first, the year-ahead point first of all: it would be read as the latest step
+        t[0] = yearAhead;
+        x[0] = 500;
+        for (int i = 0; i < 15; i++) {
+            t[i + 1] = counted.timeAt(14 - i);
+            x[i + 1] = counted.valueAt(14 - i);
+        }
+        FakeLogsBackend.WithAggregates plugin = logCounts("ahead", new Series(counted.labels(), t, x));
+        plugin.warning("one store was slow");
+
+        JsonObject result = ToolHarness.ok(new QueryLogsTool(toolkit(new InMemorySources().addPlugin(plugin))),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\"}");
+
+        JsonObject series = result.getJsonArray("series").getJsonObject(0);
+        assertThat(series.getInt("total")).as("the point a year ahead is left out").isEqualTo(45);
+        assertThat(series.getString("lastAt")).isEqualTo(NOW.toString());
+        // the gateway's line first, then what the source said itself
+        assertThat(warningsOf(result, "ahead")).containsExactly(
+                "ahead answered 1 point more than one step outside the asked window (of 16); they were left out", "one store was slow");
+        assertThat(result.getString("note")).contains("The source 'ahead' warned alongside its answer",
+                "points outside the asked window, which were left out (see backendWarnings)");
+    }
+
+    @Test
+    void queryLogsCounts_ofABuiltinConnector_areNotCheckedAgain() {
+        JsonObject result = ToolHarness.ok(new QueryLogsTool(toolkit(new InMemorySources().add(logCounts("loki",
+                countsPerMinute(t -> t / 1000))))), "{\"service\":\"payments\",\"aggregate\":\"sum\"}");
 
         assertThat(result.containsKey("backendWarnings")).isFalse();
     }
