@@ -378,7 +378,10 @@ public final class McpDispatcher implements McpEndpoint {
 
     private McpReply run(McpCall call, Optional<String> newSession) {
         if (call.isNotification()) {
-            McpResult result = chain.proceed(call);
+            // A bug on the way (an interceptor that throws or returns null) is logged under an error id and
+            // the notification still accepted: JSON-RPC never answers one, not even with "Internal error",
+            // so a 500 would tell the client nothing it could act on (and fail a batch's other answers).
+            McpResult result = proceedAnswering(call);
             if (result instanceof McpResult.Refused refused) {
                 return new McpReply.Refused(call.method(), refused.refusal(), refused.body());
             }
@@ -418,21 +421,32 @@ public final class McpDispatcher implements McpEndpoint {
     }
 
     /**
-     * Runs a request through the chain; a handler that throws still gets its request answered
-     * (JSON-RPC internal error) instead of leaving an HTTP 500 without JSON-RPC body, or a WebSocket
-     * request without any answer.
+     * Runs a message through the chain; an interceptor or handler that throws, or returns null, still
+     * gets its request answered (JSON-RPC internal error) instead of leaving an HTTP 500 without
+     * JSON-RPC body, or a WebSocket request without any answer. The same failures a tool's call is
+     * answered for (see ToolMethods): those that break this call, not the JVM.
      */
     private McpResult proceedAnswering(McpCall call) {
+        McpResult result;
         try {
-            return chain.proceed(call);
-        } catch (RuntimeException e) {
-            String errorId = UUID.randomUUID().toString().substring(0, 8);
-            // the method is the client's text: a line break in it would forge log lines
-            LOG.error("method=\"{}\" principal=\"{}\" errorId={} outcome=bug",
-                    LogText.of(call.method()), LogText.of(call.principal().id()), errorId, e);
-            return McpResult.Failure.of(JsonRpc.INTERNAL_ERROR,
-                    "Internal error (error id " + errorId + "); the gateway log has the details");
+            result = chain.proceed(call);
+        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+            return internalError(call, e);
         }
+        if (result == null) {
+            return internalError(call, new NullPointerException("an McpInterceptor or method handler returned null; return an McpResult"));
+        }
+        return result;
+    }
+
+    /** The answer to a message whose handling hit a bug; the bug's details go to the log only, under an error id. */
+    private static McpResult internalError(McpCall call, Throwable bug) {
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        // the method is the client's text: a line break in it would forge log lines
+        LOG.error("method=\"{}\" principal=\"{}\" errorId={} outcome=bug",
+                LogText.of(call.method()), LogText.of(call.principal().id()), errorId, bug);
+        return McpResult.Failure.of(JsonRpc.INTERNAL_ERROR,
+                "Internal error (error id " + errorId + "); the gateway log has the details");
     }
 
     private McpReply toReply(McpCall call, McpResult result, Optional<String> newSession) {

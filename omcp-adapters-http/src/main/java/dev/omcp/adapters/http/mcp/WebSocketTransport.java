@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -92,6 +93,8 @@ public final class WebSocketTransport {
     static final int GOING_AWAY = 1001;
     /** RFC 6455 (IANA registry) close code "Try Again Later": the credential holds the most sockets it may. */
     static final int TRY_AGAIN_LATER = 1013;
+    /** RFC 6455 close code "Internal Error": the gateway failed to take the connection (a bug, logged). */
+    static final int INTERNAL_ERROR = 1011;
     /** The largest text frame a socket may send, by default: as large as a Streamable HTTP body may be. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
     /** How often each socket is pinged, by default. */
@@ -407,6 +410,35 @@ public final class WebSocketTransport {
         ctx.attribute(TOKEN, token.orElse(null));
     }
 
+    /**
+     * The credential's verdict; empty when the authentication failed unexpectedly (threw, or returned
+     * null), and the socket was then closed with 1011 and an error id the log line carries. Uncaught,
+     * Javalin closed it with the exception's message as the reason, which may hold the token or a secret.
+     * An Error that leaves the JVM unable to go on (an OutOfMemoryError) is not caught.
+     */
+    private Optional<AgentAuthResult> authenticateOrClose(WsContext ctx) {
+        String token = ctx.attribute(TOKEN);
+        Throwable bug;
+        try {
+            AgentAuthResult result = authentication.authenticate(Optional.ofNullable(token));
+            if (result != null) {
+                return Optional.of(result);
+            }
+            bug = new NullPointerException("AgentAuthentication.authenticate returned null; return an AgentAuthResult");
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+                throw e;
+            }
+            bug = e;
+        }
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        LOG.error("route=/mcp/ws event=ws-authentication-failed errorId={} outcome=bug", errorId, bug);
+        // at most 123 bytes (RFC 6455): this one is about 100
+        ctx.closeSession(INTERNAL_ERROR, "the gateway failed to authenticate this connection (error id " + errorId
+                + "); the gateway log has the details");
+        return Optional.empty();
+    }
+
     private static boolean offers(String offered, String protocol) {
         if (offered == null) {
             return false;
@@ -428,8 +460,11 @@ public final class WebSocketTransport {
                 ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
                 return;
             }
-            String token = ctx.attribute(TOKEN);
-            AgentAuthResult result = authentication.authenticate(Optional.ofNullable(token));
+            Optional<AgentAuthResult> authenticated = authenticateOrClose(ctx);
+            if (authenticated.isEmpty()) {
+                return;
+            }
+            AgentAuthResult result = authenticated.get();
             if (result instanceof AgentAuthResult.Refused refused) {
                 // A browser cannot read an HTTP 401 on an upgrade, so the refusal is a close frame.
                 metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.UNAUTHENTICATED);

@@ -126,6 +126,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             // server never started: it held the JVM of an embedding service open after close()
             config.startup.startupWatcherEnabled = false;
             config.http.maxRequestSize = settings.maxBodyBytes();
+            // an Error a route throws gets the JSON 500 with an error id below, not Javalin's empty body
+            config.router.handlerWrapper(HandlerError.wrapper());
             config.appData(BodyDeadlines.KEY, bodyDeadlines);
             config.jetty.modifyHttpConfiguration(http -> http.setOutputBufferSize(OUTPUT_BUFFER_BYTES));
             // Javalin copies each answer through a new array of this size (it defaults to Jetty's
@@ -209,7 +211,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.exception(SharedStateUnavailableException.class, (e, ctx) -> AccessRefusals.sharedStateUnavailable(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
                 String errorId = Long.toHexString(System.nanoTime());
-                LOG.error("route={} method={} errorId={} outcome=bug", routeOf(ctx), ctx.method(), errorId, e);
+                LOG.error("route={} method={} errorId={} outcome=bug", routeOf(ctx), ctx.method(), errorId, HandlerError.bug(e));
                 JsonResponses.error(ctx, 500, "OMCP_INTERNAL_ERROR",
                         "the gateway failed to handle this request (error id " + errorId + "); the gateway log has the details");
             });
