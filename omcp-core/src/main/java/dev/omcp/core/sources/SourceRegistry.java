@@ -23,6 +23,7 @@ import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.DeclaredCapabilities;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.LogAggregatesCapability;
@@ -43,6 +44,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,6 +106,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private final EgressPolicy egress;
     private final HostResolver resolver;
     private final Duration factoryTimeout;
+    private final ConnectorClosing closing;
     private final Clock clock;
     private final SourceVersions versions;
     private final ReentrantLock changes = new ReentrantLock();
@@ -175,7 +178,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * @param store the sources file (or the environment)
      * @param egress the egress rules
      * @param resolver resolves host names when a source is added, so the rules can judge them
-     * @param factoryTimeout how long an asynchronous factory may take before the source counts as failed
+     * @param factoryTimeout how long a factory may take, its {@code create} returning and the connector it promises
+     *     together, before the source counts as failed; also how long {@link #test} waits for a connector's health check
      * @param clock times each source's last answer and failure ({@link SourceActivity}), which
      *     {@code list_sources} shows
      */
@@ -190,6 +194,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      */
     public SourceRegistry(ConnectorCatalog catalog, ConnectorContexts contexts, SourceStore store, EgressPolicy egress,
             HostResolver resolver, Duration factoryTimeout, Clock clock, SecureRandom random) {
+        this(catalog, contexts, store, egress, resolver, factoryTimeout, clock, random, ConnectorClosing.DEFAULT_WAIT);
+    }
+
+    /** Like the other constructors, with how long a change or {@link #close()} waits for the connectors it retired to close. */
+    SourceRegistry(ConnectorCatalog catalog, ConnectorContexts contexts, SourceStore store, EgressPolicy egress,
+            HostResolver resolver, Duration factoryTimeout, Clock clock, SecureRandom random, Duration closeWait) {
+        this.closing = new ConnectorClosing(closeWait);
         this.versions = SourceVersions.drawnFrom(Objects.requireNonNull(random, "random"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -570,13 +581,33 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         if (probe.connector().isEmpty()) {
             return new SourceCheck(false, "connect", probe.problem(), -1, List.of());
         }
-        try (Connector connector = probe.connector().get()) {
-            Health health = connector.health();
+        try {
+            return checkHealth(probe, draft.type());
+        } finally {
+            close(probe);
+        }
+    }
+
+    /** The probe's health check, on a thread of its own: a plugin's health() that never returns must not hang the API call. */
+    private SourceCheck checkHealth(LiveSource probe, String type) {
+        Connector connector = probe.connector().orElseThrow();
+        PluginThread<Health> call = PluginThread.start("omcp-connector-health-" + probe.definition().name(), connector::health);
+        try {
+            Health health = call.awaitUntil(System.nanoTime() + factoryTimeout.toNanos());
             return new SourceCheck(health.up(), health.up() ? "done" : "health", SecretSettings.withoutUrls(health.message()),
                     health.latency().toMillis(), capabilities(probe));
-        } catch (RuntimeException | Error e) {
-            LOG.warn("event=source-test-bug type={} error={}", draft.type(), e.getClass().getName());
-            return new SourceCheck(false, "health", "the connector failed unexpectedly (" + e.getClass().getSimpleName() + ")", -1,
+        } catch (TimeoutException e) {
+            LOG.warn("event=source-test-health-hung type={} source={}", LogField.of(type), probe.definition().name());
+            return new SourceCheck(false, "health", "the connector's health check did not answer within "
+                    + PluginThread.spoken(factoryTimeout) + " (OMCP_CONNECTOR_START_TIMEOUT); the backend or the plugin hangs",
+                    -1, List.of());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new SourceCheck(false, "health", "the check was interrupted: the gateway is stopping", -1, List.of());
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            LOG.warn("event=source-test-bug type={} error={}", LogField.of(type), cause.getClass().getName());
+            return new SourceCheck(false, "health", "the connector failed unexpectedly (" + cause.getClass().getSimpleName() + ")", -1,
                     List.of());
         }
     }
@@ -794,17 +825,36 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             // for a factory's bug, and an add, change or test answers that instead of an unmapped error
             return unexpected(definition, type, "context", "building the source's HTTP client", e);
         }
+        // one deadline for both halves: create() returning, then the connector it promised
+        long deadline = System.nanoTime() + factoryTimeout.toNanos();
+        ConnectorFactory factory = type.get().factory();
+        // create() is the plugin's code and may block (connecting to its backend before it returns), deaf to interrupts: on
+        // the caller's thread that hung the start, or an API change holding the lock every later change waits for
+        PluginThread<CompletableFuture<Connector>> returning = PluginThread.start("omcp-connector-create-" + config.name(),
+                () -> factory.create(config, context).toCompletableFuture());
         CompletableFuture<Connector> creation;
         try {
-            creation = type.get().factory().create(config, context).toCompletableFuture();
-        } catch (RuntimeException | Error e) {
+            creation = returning.awaitUntil(deadline);
+        } catch (TimeoutException e) {
+            // a connector it returns late must not leak
+            returning.result().thenAccept(late -> late.thenAccept(c -> closing.close(config.name(), c)));
+            LOG.warn("event=connector-factory-hung source={} type={} effect=\"the source is not served; the factory is left running "
+                    + "on thread omcp-connector-create-{}\" action=\"report it to the plugin's author: create() must return at once "
+                    + "and connect in the background\"", config.name(), LogField.of(config.type()), config.name());
+            return failed(definition, type, "the connector factory did not return within " + PluginThread.spoken(factoryTimeout)
+                    + " (OMCP_CONNECTOR_START_TIMEOUT); its create() blocks, which is the plugin's bug");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            returning.result().thenAccept(late -> late.thenAccept(c -> closing.close(config.name(), c)));
+            return failed(definition, type, "start was interrupted");
+        } catch (ExecutionException e) {
             // a plugin's bug (an AssertionError, a StackOverflowError) fails its source as it would at start, never the API call
-            return unexpected(definition, type, "factory", "the connector factory", e);
+            return unexpected(definition, type, "factory", "the connector factory", e.getCause());
         }
         try {
-            Connector connector = creation.get(factoryTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            Connector connector = creation.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return new LiveSource(definition, type, Optional.of(connector), "connected", "", false, new SourceActivity(clock),
-                    new ConnectorUse(() -> closeQuietly(config.name(), connector)));
+                    new ConnectorUse(() -> closing.close(config.name(), connector)));
         } catch (TimeoutException e) {
             closeWhenLate(config.name(), creation); // a late connector must not leak
             return failed(definition, type, "the connector did not start within " + factoryTimeout.toSeconds() + " s");
@@ -842,9 +892,18 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         return failed(definition, type, what + " failed unexpectedly (" + e.getClass().getSimpleName() + ")");
     }
 
-    /** A connector that arrives after its source was failed is closed, and what its close throws is logged as any close's. */
+    /**
+     * A connector that arrives after its source was failed is closed, on the plugin's own completing thread (nothing of the
+     * gateway waits for it), and what its close throws is logged as any close's.
+     */
     private static void closeWhenLate(String source, CompletableFuture<Connector> creation) {
-        creation.thenAccept(connector -> closeQuietly(source, connector));
+        creation.thenAccept(connector -> {
+            try {
+                connector.close();
+            } catch (RuntimeException | Error e) {
+                LOG.warn("event=connector-close-failed source={} error={}", source, e.getClass().getName());
+            }
+        });
     }
 
     private static LiveSource failed(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
@@ -858,16 +917,16 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * else when the last one ends (see {@link ConnectorUse}), so a change never waits for a slow call.
      */
     private void close(LiveSource source) {
-        source.use().retire();
+        closeAll(List.of(source));
     }
 
-    private static void closeQuietly(String source, Connector connector) {
-        try {
-            connector.close();
-        } catch (RuntimeException | Error e) {
-            // the plugin's close runs after the change was saved and swapped in: what it throws must not undo or fail that
-            LOG.warn("event=connector-close-failed source={} error={}", source, e.getClass().getName());
-        }
+    /**
+     * Retires every source, then waits for the closes started, all together and only so long
+     * ({@link ConnectorClosing}): a plugin's close() that never returns holds neither the change nor the shutdown.
+     */
+    private void closeAll(Collection<LiveSource> sources) {
+        sources.forEach(s -> s.use().retire());
+        closing.awaitStarted();
     }
 
     private SourceView view(LiveSource s) {
@@ -967,7 +1026,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             after.forEach(s -> next.put(s.definition().name(), s));
             live = Collections.unmodifiableMap(next);
             // closed after the swap, as a replaced source is: a call in flight finishes on the old connector
-            before.forEach(this::close);
+            closeAll(before);
             LOG.info("{} type={} sources={} connected={}", event, connectorType, before.size(),
                     after.stream().filter(s -> s.connector().isPresent()).count());
             return after.stream().map(s -> new SourceReconnection(s.definition().name(), s.status(), s.problem())).toList();
@@ -982,7 +1041,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         changes.lock();
         try {
             state = State.CLOSED;
-            live.values().forEach(this::close);
+            closeAll(live.values());
             live = Map.of();
             versions.forgetAll();
         } finally {

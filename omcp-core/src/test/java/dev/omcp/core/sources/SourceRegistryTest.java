@@ -57,8 +57,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -117,6 +121,10 @@ class SourceRegistryTest {
                 if (source.settings().containsKey("stackOverflow")) {
                     throw new StackOverflowError();
                 }
+                if (source.settings().containsKey("createBlocks")) {
+                    // a plugin that connects inside create() to a backend that never answers, deaf to interrupts
+                    holdUntil(released);
+                }
                 if (source.settings().containsKey("never")) {
                     CompletableFuture<Connector> late = new CompletableFuture<>();
                     lateCompletions.add(() -> late.complete(track(maker.make(source))));
@@ -129,6 +137,41 @@ class SourceRegistryTest {
     }
 
     private final List<Runnable> lateCompletions = new ArrayList<>();
+    /** Lets every plugin call that {@link #holdUntil holds} go at the end of each test. */
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    @AfterEach
+    void releaseHeldPluginCalls() {
+        released.countDown();
+        created.forEach(c -> c.released.countDown());
+    }
+
+    /** Blocks like a plugin stuck in a call that ignores interrupts, until {@code latch} opens. */
+    private static void holdUntil(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs {@code call} on a thread of its own, failing when it has not returned within {@code limit}: a hang fails the test. */
+    private static <T> T within(Duration limit, Callable<T> call) throws Exception {
+        FutureTask<T> task = new FutureTask<>(call);
+        Thread.ofPlatform().daemon().name("test-bounded-call").start(task);
+        try {
+            return task.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the call did not return within " + limit + ": a hung plugin call blocks it");
+        }
+    }
 
     private FakeConnector track(FakeConnector c) {
         created.add(c);
@@ -179,7 +222,8 @@ class SourceRegistryTest {
                         throw new IllegalStateException("the resolver broke");
                     }
                     return dns.getOrDefault(host, List.of());
-                }, Duration.ofMillis(200), java.time.Clock.systemUTC());
+                }, Duration.ofMillis(200), java.time.Clock.systemUTC(),
+                new java.security.SecureRandom(), Duration.ofMillis(200));
     }
 
     private static SourceDefinition def(String name, String type, String url, String tenant, JsonObject settings) {
@@ -1361,6 +1405,87 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aFactoryWhoseCreateNeverReturns_failsItsSource_withoutHangingTheStartOrHoldingTheRegistry() throws Exception {
+        JsonObject blocks = Json.createObjectBuilder().add("createBlocks", true).build();
+        store.sources.add(def("stuck", "prometheus", "https://prom.example.com", "", blocks));
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+
+        SourceRegistry registry = within(Duration.ofSeconds(5), () -> registry(false));
+        assertThat(registry.find("stuck", Principal.anonymous())).get().satisfies(v -> {
+            assertThat(v.status()).isEqualTo("failed");
+            assertThat(v.problem()).startsWith("the connector factory did not return within 200ms");
+        });
+        assertThat(registry.find("prom", Principal.anonymous())).get().extracting(SourceView::status).isEqualTo("connected");
+        assertThat(log.messages(Level.WARN)).anySatisfy(line -> assertThat(line).startsWith("event=connector-factory-hung source=stuck "));
+
+        // an API add of such a source answers too, and the lock it held is free for the next change
+        SourceOutcome added = within(Duration.ofSeconds(5), () -> registry.add(new SourceDraft("stuck2", "prometheus",
+                Optional.of("https://prom.example.com"), "", true, blocks), Principal.anonymous()));
+        assertThat(added).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().status()).isEqualTo("failed"));
+        assertThat(within(Duration.ofSeconds(5), () -> registry.add(draft("logs", "loki", "https://loki.example.com"),
+                Principal.anonymous()))).isInstanceOf(SourceOutcome.Saved.class);
+        SourceCheck tested = within(Duration.ofSeconds(5), () -> registry.test(new SourceDraft("probe", "prometheus",
+                Optional.of("https://prom.example.com"), "", true, blocks), Principal.anonymous()));
+        assertThat(tested.stage()).isEqualTo("connect");
+        assertThat(tested.message()).startsWith("the connector factory did not return within");
+    }
+
+    @Test
+    void aConnectorThatReturnsFromAHungCreateLate_isClosed() throws Exception {
+        store.sources.add(def("stuck", "prometheus", "https://prom.example.com", "",
+                Json.createObjectBuilder().add("createBlocks", true).build()));
+        SourceRegistry registry = within(Duration.ofSeconds(5), () -> registry(false));
+
+        released.countDown();
+        assertThat(within(Duration.ofSeconds(5), () -> {
+            while (created.isEmpty() || !created.get(0).closed) {
+                Thread.sleep(10);
+            }
+            return created.get(0).closed;
+        })).isTrue();
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
+    }
+
+    @Test
+    void aConnectorWhoseCloseHangs_holdsNeitherTheChangeNorTheNextOneNorTheShutdown() throws Exception {
+        JsonObject closeBlocks = Json.createObjectBuilder().add("closeBlocks", true).build();
+        store.sources.add(def("a", "prometheus", "https://prom.example.com", "", closeBlocks));
+        store.sources.add(def("b", "prometheus", "https://prom.example.com", "", closeBlocks));
+        store.sources.add(def("c", "prometheus", "https://prom.example.com", "", closeBlocks));
+        SourceRegistry registry = registry(false);
+
+        assertThat(within(Duration.ofSeconds(5), () -> registry.remove("a", Principal.anonymous())))
+                .isInstanceOf(SourceOutcome.Removed.class);
+        assertThat(within(Duration.ofSeconds(5), () -> registry.update("b", new SourceDraft("b", "prometheus",
+                Optional.of("https://prom.example.com"), "", true, JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous(),
+                SourcePrecondition.NONE))).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(log.messages(Level.WARN)).anySatisfy(line -> assertThat(line).startsWith("event=connector-close-hung source=a "));
+
+        long began = System.nanoTime();
+        within(Duration.ofSeconds(5), () -> {
+            registry.close();
+            return null;
+        });
+        // the sources still open are closed side by side under one deadline, not one after another
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(2));
+        assertThat(created).allSatisfy(c -> assertThat(c.closed).isTrue());
+    }
+
+    @Test
+    void aTestWhoseHealthCheckHangs_answersThatItDidNotAnswer() throws Exception {
+        SourceRegistry registry = registry(false);
+
+        SourceCheck check = within(Duration.ofSeconds(5), () -> registry.test(new SourceDraft("probe", "prometheus",
+                Optional.of("https://prom.example.com"), "", true, Json.createObjectBuilder().add("healthBlocks", true).build()),
+                Principal.anonymous()));
+
+        assertThat(check.ok()).isFalse();
+        assertThat(check.stage()).isEqualTo("health");
+        assertThat(check.message()).startsWith("the connector's health check did not answer within 200ms");
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+    }
+
+    @Test
     void aConnectorsFailureMessage_isLoggedEscapedAndCut_soABackendsAnswerCannotForgeALogLine() {
         // a connector's message may quote what its backend answered: the backend's text, of any length
         String answer = "bad gateway\r\n event=source-saved source=prom status=\"connected\u2028" + "z".repeat(5_000);
@@ -1623,6 +1748,7 @@ class SourceRegistryTest {
         private final SourceConfig source;
         volatile boolean closed;
         final CountDownLatch closing = new CountDownLatch(1);
+        final CountDownLatch released = new CountDownLatch(1);
 
         FakeConnector(SourceConfig source) {
             this.source = source;
@@ -1638,6 +1764,9 @@ class SourceRegistryTest {
             if (source.settings().containsKey("healthError")) {
                 throw new AssertionError("the plugin's health check broke");
             }
+            if (source.settings().containsKey("healthBlocks")) {
+                holdUntil(released);
+            }
             return new Health(true, "fake 1.0", Duration.ofMillis(3));
         }
 
@@ -1645,6 +1774,9 @@ class SourceRegistryTest {
         public void close() {
             closed = true;
             closing.countDown();
+            if (source.settings().containsKey("closeBlocks")) {
+                holdUntil(released);
+            }
             if (source.settings().containsKey("closeError")) {
                 throw new AssertionError("the plugin's close broke");
             }
