@@ -19,6 +19,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,11 +37,15 @@ import org.slf4j.LoggerFactory;
  * that computes without blocking never gives its carrier back, and a hook looping on one per core
  * would stop every other virtual thread of the gateway, which serves all its requests on them. A
  * timeout frees the call but cannot stop a hook that ignores the interrupt; such a hook keeps its
- * thread, so at most {@link #MAX_OVERDUE_RUNS} runs of one plugin's hooks may be running past their
- * timeout, and further calls count as that plugin's hooks failing, without starting them, until one
- * of those runs ends. The bound is the plugin's, not one registration's: a reinstall or a
- * re-registration replaces the hook object, but the threads its stuck runs hold stay taken, so a
- * count per registration would let every reinstall hold another {@link #MAX_OVERDUE_RUNS} threads.
+ * thread. So a run takes one of its plugin's {@link #MAX_RUNNING} slots before it starts and holds it
+ * until it ends, past its timeout if need be: a burst of calls to a hook that hangs can then hold no
+ * more threads than that, where a check of the overdue runs alone would let every call of the burst
+ * start before the first is overdue. A call finding every slot taken waits up to the timeout for one
+ * (a healthy hook under load ends its runs well within it); when none frees, or when every slot is
+ * held by a run past its timeout, the call counts as the hook failing, without starting it. The bound
+ * is the plugin's, not one registration's: a reinstall or a re-registration replaces the hook object,
+ * but the threads its stuck runs hold stay taken, so a count per registration would let every
+ * reinstall hold another {@link #MAX_RUNNING} threads.
  *
  * <p>What a throwing hook's message may show is {@link ThrownMessage}'s: the agent gets it
  * redacted and bounded, the log the whole of it, redacted, under a reference both carry.
@@ -47,12 +53,12 @@ import org.slf4j.LoggerFactory;
 public final class HookPipeline {
     /** How long one hook may run before it counts as a throw (spec 6.1: 5 s by default). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-    /** Runs of one plugin's hooks that may still be going past their timeout before its hooks are no longer started. */
-    static final int MAX_OVERDUE_RUNS = 8;
+    /** Runs of one plugin's hooks that may be going at once, so also the most that can be stuck past their timeout. */
+    static final int MAX_RUNNING = 8;
     private static final Logger LOG = LoggerFactory.getLogger(HookPipeline.class);
-    /** A run's state, settled once by whichever of its worker and its caller comes first. */
     /** At most one line a minute per hook for the failures a permissive hook ignores. */
     private static final Duration IGNORED_FAILURE_LINES_EVERY = Duration.ofMinutes(1);
+    /** A run's state, settled once by whichever of its worker and its caller comes first: running. */
     private static final int RUNNING = 0;
     private static final int ENDED = 1;
     private static final int OVERDUE = 2;
@@ -64,8 +70,8 @@ public final class HookPipeline {
     private final HookRegistry registry;
     private final Optional<HookMode> modeOverride;
     private final Duration timeout;
-    /** Per plugin, its hooks' runs still going past their timeout; a plugin without any has no entry. */
-    private final ConcurrentHashMap<String, Integer> overdue = new ConcurrentHashMap<>();
+    /** Per plugin, its runs; an entry stays once made, one per plugin name the gateway ever ran a hook of. */
+    private final ConcurrentHashMap<String, PluginRuns> runs = new ConcurrentHashMap<>();
     private final ThrownMessage thrown = new ThrownMessage(new Redactor());
     private final Clock clock;
     /**
@@ -232,18 +238,51 @@ public final class HookPipeline {
         }
     }
 
+    /**
+     * One plugin's runs: a slot is taken before a run is submitted and given back when the run ends,
+     * or, for a run abandoned before it started, by its caller. {@code overdue} counts the slots held
+     * by runs past their timeout, so a call need not wait for a slot none of which will free soon.
+     */
+    private static final class PluginRuns {
+        final Semaphore slots = new Semaphore(MAX_RUNNING, true);
+        final AtomicInteger overdue = new AtomicInteger();
+    }
+
     private Outcome invoke(HookRegistration registration, HookContext context, JsonObject payload) {
-        int stuck = overdue.getOrDefault(registration.plugin(), 0);
-        if (stuck >= MAX_OVERDUE_RUNS) {
-            return new Outcome.Failed("hook " + registration.label() + " was not started: the hooks of plugin '" + registration.plugin()
-                    + "' are still running " + stuck + " earlier calls past their " + timeout.toMillis()
-                    + " ms timeout; they are not started again until one of those ends");
+        PluginRuns plugin = runs.computeIfAbsent(registration.plugin(), name -> new PluginRuns());
+        int stuck = plugin.overdue.get();
+        if (stuck >= MAX_RUNNING) {
+            return allOverdue(registration, stuck);
         }
+        try {
+            if (!plugin.slots.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                stuck = plugin.overdue.get();
+                return stuck >= MAX_RUNNING ? allOverdue(registration, stuck)
+                        : new Outcome.Failed("hook " + registration.label() + " was not started: the hooks of plugin '"
+                                + registration.plugin() + "' were already running " + MAX_RUNNING
+                                + " calls, the most one plugin may run at once, and none of them ended within "
+                                + timeout.toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome.Failed("the call was cancelled while hook " + registration.label() + " waited to start");
+        }
+        return run(registration, plugin, context, payload);
+    }
+
+    private Outcome allOverdue(HookRegistration registration, int stuck) {
+        return new Outcome.Failed("hook " + registration.label() + " was not started: the hooks of plugin '" + registration.plugin()
+                + "' are still running " + stuck + " earlier calls past their " + timeout.toMillis()
+                + " ms timeout; they are not started again until one of those ends");
+    }
+
+    /** Runs the hook on a worker, holding a slot of {@code plugin} that the run (or, if it never starts, this call) gives back. */
+    private Outcome run(HookRegistration registration, PluginRuns plugin, HookContext context, JsonObject payload) {
         // Completed on the worker with what the hook handed back, already read: plugin code never runs on the caller's thread.
         CompletableFuture<Outcome> answer = new CompletableFuture<>();
         AtomicInteger state = new AtomicInteger(QUEUED);
         ClassLoader pluginLoader = registration.hook().getClass().getClassLoader();
-        Future<?> worker = workers.submit(() -> {
+        Runnable task = () -> {
             if (!state.compareAndSet(QUEUED, RUNNING)) {
                 return; // abandoned before it started: the call has its answer, nothing runs for it now
             }
@@ -263,21 +302,30 @@ public final class HookPipeline {
                 thread.setContextClassLoader(poolLoader);
                 thread.setName(poolName);
                 if (!state.compareAndSet(RUNNING, ENDED)) {
-                    overdue.computeIfPresent(registration.plugin(), (key, count) -> count == 1 ? null : count - 1);
+                    plugin.overdue.decrementAndGet();
                 }
+                // after the overdue count: it never counts more runs than hold a slot
+                plugin.slots.release();
             }
-        });
+        };
+        Future<?> worker;
+        try {
+            worker = workers.submit(task);
+        } catch (RejectedExecutionException e) {
+            plugin.slots.release(); // no run took the slot
+            throw e;
+        }
         try {
             return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            markOverdue(registration, state);
+            markOverdue(plugin, state);
             worker.cancel(true);
             return new Outcome.Failed("hook " + registration.label() + " did not answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
             // the worker only ever completes normally; kept so a future change cannot turn this into a gateway error
             return new Outcome.Failed("hook " + registration.label() + " failed");
         } catch (InterruptedException e) {
-            markOverdue(registration, state);
+            markOverdue(plugin, state);
             worker.cancel(true);
             Thread.currentThread().interrupt();
             return new Outcome.Failed("the call was cancelled while hook " + registration.label() + " ran");
@@ -325,17 +373,18 @@ public final class HookPipeline {
      * Counts a run its caller stopped waiting for as overdue until its worker ends. The count goes
      * up before the state says so, so a worker that ends at that moment always finds a count to
      * take back; if the worker ended first, the count is taken back here. A run that had not started
-     * is abandoned instead and never counted: a worker cancelled before it starts never runs its
-     * {@code finally}, so a count taken for it would never come back, and a few slow starts on a
-     * loaded machine would block the plugin's hooks for good.
+     * is abandoned instead, never counted, and its slot given back here: a worker cancelled before it
+     * starts never runs its {@code finally}, so a count or slot kept for it would never come back, and
+     * a few slow starts on a loaded machine would block the plugin's hooks for good.
      */
-    private void markOverdue(HookRegistration registration, AtomicInteger state) {
+    private static void markOverdue(PluginRuns plugin, AtomicInteger state) {
         if (state.compareAndSet(QUEUED, ABANDONED)) {
+            plugin.slots.release();
             return;
         }
-        overdue.merge(registration.plugin(), 1, Integer::sum);
+        plugin.overdue.incrementAndGet();
         if (!state.compareAndSet(RUNNING, OVERDUE)) {
-            overdue.computeIfPresent(registration.plugin(), (key, count) -> count == 1 ? null : count - 1);
+            plugin.overdue.decrementAndGet();
         }
     }
 

@@ -9,10 +9,14 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,7 +80,7 @@ class HookPipelineTest {
             return HookResult.proceed();
         }));
         try {
-            for (int i = 0; i < HookPipeline.MAX_OVERDUE_RUNS + 2; i++) {
+            for (int i = 0; i < HookPipeline.MAX_RUNNING + 2; i++) {
                 assertThat(slowToStart.run(CONTEXT, PAYLOAD)).as("call %d", i).isInstanceOfSatisfying(HookVerdict.Blocked.class,
                         blocked -> assertThat(blocked.reason()).isEqualTo("hook queued/tool_pre_invoke did not answer within 250 ms"));
             }
@@ -112,9 +116,9 @@ class HookPipelineTest {
             assertThat(last).as("call %d", i).isInstanceOf(HookVerdict.Blocked.class);
         }
 
-        assertThat(started.get()).as("runs of the stuck hook that were started").isEqualTo(HookPipeline.MAX_OVERDUE_RUNS);
+        assertThat(started.get()).as("runs of the stuck hook that were started").isEqualTo(HookPipeline.MAX_RUNNING);
         assertThat(((HookVerdict.Blocked) last).reason()).isEqualTo("hook stuck/tool_pre_invoke was not started: the hooks of plugin "
-                + "'stuck' are still running " + HookPipeline.MAX_OVERDUE_RUNS + " earlier calls past their 50 ms timeout; they are not "
+                + "'stuck' are still running " + HookPipeline.MAX_RUNNING + " earlier calls past their 50 ms timeout; they are not "
                 + "started again until one of those ends");
     }
 
@@ -139,14 +143,14 @@ class HookPipelineTest {
             registry.replacePlugin("stuck", java.util.List.of(
                     new HookRegistration("stuck", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, stuckHook.get()),
                     new HookRegistration("stuck", HookKind.RESOURCE_PRE_FETCH, 100, HookMode.ENFORCE, stuckHook.get())));
-            for (int i = 0; i < HookPipeline.MAX_OVERDUE_RUNS + 2; i++) {
+            for (int i = 0; i < HookPipeline.MAX_RUNNING + 2; i++) {
                 assertThat(pipeline.run(CONTEXT, PAYLOAD)).isInstanceOf(HookVerdict.Blocked.class);
                 assertThat(pipeline.run(resource, resourcePayload)).isInstanceOf(HookVerdict.Blocked.class);
             }
         }
 
         assertThat(started.get()).as("threads the plugin's stuck runs hold, over every reinstall and kind")
-                .isEqualTo(HookPipeline.MAX_OVERDUE_RUNS);
+                .isEqualTo(HookPipeline.MAX_RUNNING);
     }
 
     @Test
@@ -165,10 +169,10 @@ class HookPipelineTest {
             other.incrementAndGet();
             return HookResult.proceed();
         }));
-        for (int i = 0; i < HookPipeline.MAX_OVERDUE_RUNS + 5; i++) {
+        for (int i = 0; i < HookPipeline.MAX_RUNNING + 5; i++) {
             assertThat(pipeline.run(CONTEXT, PAYLOAD)).isInstanceOf(HookVerdict.Proceed.class); // permissive
         }
-        assertThat(other.get()).as("the well-behaved hook ran on every call").isEqualTo(HookPipeline.MAX_OVERDUE_RUNS + 5);
+        assertThat(other.get()).as("the well-behaved hook ran on every call").isEqualTo(HookPipeline.MAX_RUNNING + 5);
 
         stuck.set(false);
         release.countDown();
@@ -179,6 +183,77 @@ class HookPipelineTest {
             Thread.sleep(10); // the released runs end on their own threads
         }
         assertThat(started.get()).as("once its stuck runs end, the hook runs again").isGreaterThan(before);
+    }
+
+    @Test
+    void aBurstOfConcurrentCallsToAHookThatNeverEnds_startsNoMoreRunsThanTheBound() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        registry.register(new HookRegistration("stuck", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (context, payload) -> {
+            started.incrementAndGet();
+            while (true) {
+                try {
+                    release.await();
+                    return HookResult.proceed();
+                } catch (InterruptedException ignored) {
+                    // ignores the interrupt its timeout sends
+                }
+            }
+        }));
+        // long enough that, on a loaded machine, every call is under way before the first run is overdue
+        Duration timeout = Duration.ofMillis(500);
+        HookPipeline burst = new HookPipeline(registry, Optional.empty(), timeout, Clock.systemUTC());
+
+        List<HookVerdict> verdicts = concurrently(HookPipeline.MAX_RUNNING * 5, () -> burst.run(CONTEXT, PAYLOAD));
+
+        assertThat(verdicts).allSatisfy(verdict -> assertThat(verdict).isInstanceOf(HookVerdict.Blocked.class));
+        assertThat(started.get()).as("threads the burst's stuck runs hold").isEqualTo(HookPipeline.MAX_RUNNING);
+        assertThat(verdicts).filteredOn(verdict -> ((HookVerdict.Blocked) verdict).reason().contains("was not started"))
+                .hasSize(HookPipeline.MAX_RUNNING * 4);
+        assertThat(burst.run(CONTEXT, PAYLOAD)).as("once they are overdue, a call fails at once, as before")
+                .isInstanceOfSatisfying(HookVerdict.Blocked.class, blocked -> assertThat(blocked.reason())
+                        .contains("are still running " + HookPipeline.MAX_RUNNING + " earlier calls past their 500 ms timeout"));
+    }
+
+    @Test
+    void moreConcurrentCallsThanTheBound_toAHookThatAnswers_allRun_eachWaitingForARunToEnd() throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        registry.register(new HookRegistration("busy", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (context, payload) -> {
+            mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(20);
+            } finally {
+                running.decrementAndGet();
+            }
+            return HookResult.proceed();
+        }));
+        HookPipeline roomy = new HookPipeline(registry, Optional.empty(), Duration.ofSeconds(10), Clock.systemUTC());
+
+        List<HookVerdict> verdicts = concurrently(HookPipeline.MAX_RUNNING * 4, () -> roomy.run(CONTEXT, PAYLOAD));
+
+        assertThat(verdicts).as("a healthy plugin under load is not refused").allSatisfy(verdict ->
+                assertThat(verdict).isInstanceOf(HookVerdict.Proceed.class));
+        assertThat(mostAtOnce.get()).as("runs of the plugin's hooks at once").isBetween(1, HookPipeline.MAX_RUNNING);
+    }
+
+    /** Makes {@code calls} calls at once, each on a virtual thread of its own, and returns their verdicts. */
+    private static List<HookVerdict> concurrently(int calls, Callable<HookVerdict> call) throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<HookVerdict>> futures = new ArrayList<>();
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < calls; i++) {
+                futures.add(callers.submit(() -> {
+                    go.await();
+                    return call.call();
+                }));
+            }
+            go.countDown();
+            List<HookVerdict> verdicts = new ArrayList<>();
+            for (Future<HookVerdict> future : futures) {
+                verdicts.add(future.get(60, TimeUnit.SECONDS));
+            }
+            return verdicts;
+        }
     }
 
     @Test
