@@ -52,10 +52,11 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
         // before the first scan: an upgrade the last run died in must not leave its plugin missing
         store.recoverInterruptedInstalls();
         HookRegistry hooks = new HookRegistry();
+        Optional<HookMode> hookMode = settings.hookMode().flatMap(HookMode::fromWireName);
         PluginCatalog catalog = PluginCatalog.start(builtins, store, pins,
-                new VerificationPolicy(settings.verify(), settings.requireSignature()), serverVersion(version), hooks);
+                new VerificationPolicy(settings.verify(), settings.requireSignature()), serverVersion(version), hooks, hookMode);
         Optional<ConnectorHub> hub = settings.hubCatalog().map(location -> StaticConnectorHub.at(location, settings.trustRoot(), settings.revokedKeys()));
-        return new PluginWiring(catalog, hooks, settings.hookMode().flatMap(HookMode::fromWireName), store, hub, settings.uiInstall());
+        return new PluginWiring(catalog, hooks, hookMode, store, hub, settings.uiInstall());
     }
 
     /**

@@ -52,6 +52,8 @@ public final class PluginCatalog implements ConnectorCatalog {
     private final VerificationPolicy policy;
     private final SemanticVersion serverVersion;
     private final HookRegistry hooks;
+    /** {@code OMCP_HOOK_MODE}: when present, the mode every hook runs in, whatever its manifest entry says. */
+    private final Optional<HookMode> hookModeOverride;
     private final ReentrantLock rescans = new ReentrantLock();
     private volatile Snapshot snapshot;
 
@@ -67,7 +69,8 @@ public final class PluginCatalog implements ConnectorCatalog {
             List<PluginPin> pins,
             VerificationPolicy policy,
             SemanticVersion serverVersion,
-            HookRegistry hooks) {
+            HookRegistry hooks,
+            Optional<HookMode> hookModeOverride) {
         List<ConnectorType> types = new ArrayList<>();
         for (ConnectorFactory factory : builtinFactories) {
             types.add(new ConnectorType(factory, factory.manifest(), ConnectorType.Origin.BUILTIN));
@@ -78,6 +81,7 @@ public final class PluginCatalog implements ConnectorCatalog {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
         this.hooks = Objects.requireNonNull(hooks, "hooks");
+        this.hookModeOverride = Objects.requireNonNull(hookModeOverride, "hookModeOverride");
     }
 
     /**
@@ -95,7 +99,22 @@ public final class PluginCatalog implements ConnectorCatalog {
             VerificationPolicy policy,
             SemanticVersion serverVersion,
             HookRegistry hooks) {
-        PluginCatalog catalog = new PluginCatalog(builtins, store, pins, policy, serverVersion, hooks);
+        return start(builtins, store, pins, policy, serverVersion, hooks, Optional.empty());
+    }
+
+    /**
+     * As above, showing each hook's mode as {@code hookModeOverride} ({@code OMCP_HOOK_MODE}) makes it
+     * when that is present: the statuses say what the gateway does, not only what the manifest asks.
+     */
+    public static PluginCatalog start(
+            List<ConnectorFactory> builtins,
+            PluginStore store,
+            List<PluginPin> pins,
+            VerificationPolicy policy,
+            SemanticVersion serverVersion,
+            HookRegistry hooks,
+            Optional<HookMode> hookModeOverride) {
+        PluginCatalog catalog = new PluginCatalog(builtins, store, pins, policy, serverVersion, hooks, hookModeOverride);
         Plan plan = catalog.plan(store.scan(catalog.pins));
         if (!plan.refusals().isEmpty()) {
             throw new PluginStartRefusedException(plan.refusals());
@@ -294,21 +313,30 @@ public final class PluginCatalog implements ConnectorCatalog {
         }
     }
 
+    /**
+     * The entry's declared mode. A loaded manifest's mode is always one of the three: the manifest
+     * schema refuses any other spelling. An entry made some other way that does not parse runs
+     * enforced, the mode that fails safe.
+     */
     private static HookMode mode(HookEntry entry) {
         return entry.mode().flatMap(HookMode::fromWireName).orElse(HookMode.ENFORCE);
     }
 
-    private static List<ConnectorStatus.HookStatus> hookStatuses(LoadedPlugin plugin) {
+    private List<ConnectorStatus.HookStatus> hookStatuses(LoadedPlugin plugin) {
         List<ConnectorStatus.HookStatus> list = new ArrayList<>();
         for (LoadedHook hook : plugin.hooks()) {
-            HookEntry e = hook.entry();
-            list.add(new ConnectorStatus.HookStatus(e.kind().wireName(), e.module(), e.priority(), mode(e).wireName(), true, ""));
+            list.add(hookStatus(hook.entry(), true, ""));
         }
         for (LoadedPlugin.SkippedHook skipped : plugin.skippedHooks()) {
-            HookEntry e = skipped.entry();
-            list.add(new ConnectorStatus.HookStatus(e.kind().wireName(), e.module(), e.priority(), mode(e).wireName(), false, skipped.reason()));
+            list.add(hookStatus(skipped.entry(), false, skipped.reason()));
         }
         return list;
+    }
+
+    private ConnectorStatus.HookStatus hookStatus(HookEntry e, boolean registered, String reason) {
+        HookMode declared = mode(e);
+        return new ConnectorStatus.HookStatus(e.kind().wireName(), e.module(), e.priority(), hookModeOverride.orElse(declared).wireName(),
+                declared.wireName(), registered, reason);
     }
 
     private static ConnectorStatus status(PluginCandidate candidate, ConnectorStatus.State state, String reason, List<ConnectorStatus.HookStatus> hooks) {

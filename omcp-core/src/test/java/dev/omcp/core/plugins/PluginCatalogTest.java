@@ -137,6 +137,26 @@ class PluginCatalogTest {
     }
 
     @Test
+    void aHooksStatus_showsTheModeInForce_underOmcpHookMode_besideTheModeItsManifestDeclares() {
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.withHooks("audit",
+                new dev.omcp.sdk.manifest.HookEntry(HookKind.TOOL_PRE_INVOKE, "com/acme/Pre.class", 100, Optional.of("permissive")),
+                Candidates.hook(HookKind.TOOL_POST_INVOKE, "com/acme/Post.class")));
+        PluginCatalog overridden = PluginCatalog.start(List.of(), store, List.of(), VerificationPolicy.defaults(), SERVER, hooks,
+                Optional.of(dev.omcp.core.hooks.HookMode.DISABLED));
+        PluginCatalog asDeclared = PluginCatalog.start(List.of(), store, List.of(), VerificationPolicy.defaults(), SERVER,
+                new HookRegistry());
+
+        assertThat(overridden.statuses()).singleElement().extracting(ConnectorStatus::hooks).asList()
+                .extracting("kind", "mode", "manifestMode").containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("tool_pre_invoke", "disabled", "permissive"),
+                        org.assertj.core.groups.Tuple.tuple("tool_post_invoke", "disabled", "enforce"));
+        assertThat(asDeclared.statuses()).singleElement().extracting(ConnectorStatus::hooks).asList()
+                .extracting("kind", "mode", "manifestMode").containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("tool_pre_invoke", "permissive", "permissive"),
+                        org.assertj.core.groups.Tuple.tuple("tool_post_invoke", "enforce", "enforce"));
+    }
+
+    @Test
     void spec6_1_rule5_twoHooksOfOneKindInAManifest_onlyTheLaterRuns_andTheEarlierIsShownReplaced_andWarnedOnceAtLoad() {
         Hook earlier = (ctx, payload) -> HookResult.deny("earlier");
         Hook later = (ctx, payload) -> HookResult.deny("later");

@@ -86,16 +86,24 @@ public record ConnectorStatus(
      * @param module the module as the manifest names it, kept one line of at most {@link #MAX_MODULE_CHARS}
      *     characters as {@code location} is
      * @param priority lower runs earlier
-     * @param mode the effective failure mode
+     * @param mode the failure mode in force: {@code OMCP_HOOK_MODE} when set, else {@code manifestMode}
+     * @param manifestMode the failure mode the manifest entry declares ({@code enforce} when it names none)
      * @param registered whether it is registered; when not, {@code reason} says why
      * @param reason why it was skipped; empty when registered. Bounded like the connector's reason
      */
-    public record HookStatus(String kind, String module, int priority, String mode, boolean registered, String reason) {
+    public record HookStatus(String kind, String module, int priority, String mode, String manifestMode, boolean registered,
+            String reason) {
         public HookStatus {
             Objects.requireNonNull(kind, "kind");
             module = named(module, "module", MAX_MODULE_CHARS);
             Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(manifestMode, "manifestMode");
             reason = shown(reason);
+        }
+
+        /** A hook whose mode in force is the one its manifest entry declares. */
+        public HookStatus(String kind, String module, int priority, String mode, boolean registered, String reason) {
+            this(kind, module, priority, mode, mode, registered, reason);
         }
     }
 }

@@ -224,6 +224,7 @@ public final class ConnectorRoutes implements HttpModule {
                 h.put("module", hook.module());
                 h.put("priority", hook.priority());
                 h.put("mode", hook.mode());
+                h.put("manifestMode", hook.manifestMode());
                 h.put("registered", hook.registered());
                 if (!hook.reason().isEmpty()) {
                     h.put("reason", hook.reason());

@@ -35,4 +35,20 @@ class ManifestSchemaTest {
                 .containsExactly("/version: must be at most 128 characters long");
         assertThat(schema.violations(manifest("1.0.0-a..b"))).singleElement().asString().startsWith("/version: does not match");
     }
+
+    @Test
+    void aHookModeOtherThanTheThreeSpelledExactly_isAViolation_soTheManifestIsRefusedRatherThanRunInAGuessedMode() {
+        for (String mode : List.of("enforce", "permissive", "disabled")) {
+            assertThat(schema.violations(withHookMode(mode))).as(mode).isEmpty();
+        }
+        for (String mode : List.of("lenient", "Permissive", " enforce", "")) {
+            assertThat(schema.violations(withHookMode(mode))).as("'%s'", mode).singleElement().asString().startsWith("/hooks/0/mode");
+        }
+    }
+
+    private static ObjectNode withHookMode(String mode) {
+        ObjectNode m = manifest("1.0.0");
+        m.putArray("hooks").addObject().put("kind", "tool_pre_invoke").put("module", "com/acme/Audit.class").put("mode", mode);
+        return m;
+    }
 }
