@@ -307,21 +307,15 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            Future<Gathered<List<ServiceInfo>>> second = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            Future<Gathered<List<ServiceInfo>>> second = listing(calls, toolkit, acme);
             plugin.awaitListings(2);
 
             // the first call's deadline interrupts its checks: they say nothing of the names, and the second asks itself
-            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
-                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            assertTimedOut(first);
             plugin.release();
-            Gathered<List<ServiceInfo>> answered = second.get(10, TimeUnit.SECONDS);
-            assertThat(answered.failures()).isEmpty();
-            assertThat(answered.answers()).singleElement()
-                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+            assertListsCheckoutAndPayments(second);
         }
     }
 
@@ -334,20 +328,14 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            Future<Gathered<List<ServiceInfo>>> second = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            Future<Gathered<List<ServiceInfo>>> second = listing(calls, toolkit, acme);
             plugin.awaitListings(2);
 
-            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
-                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            assertTimedOut(first);
             plugin.release();
-            Gathered<List<ServiceInfo>> answered = second.get(10, TimeUnit.SECONDS);
-            assertThat(answered.failures()).isEmpty();
-            assertThat(answered.answers()).singleElement()
-                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+            assertListsCheckoutAndPayments(second);
         }
     }
 
@@ -361,22 +349,16 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            Future<Gathered<List<ServiceInfo>>> second = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme)));
+            Future<Gathered<List<ServiceInfo>>> second = listing(calls, toolkit, acme);
             plugin.awaitListings(2);
-            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
-                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            assertTimedOut(first);
 
             // taken over while the first call's discoveries still run
             assertThat(plugin.discoveriesReach(4, Duration.ofSeconds(5))).as("the second call checks the names itself").isTrue();
             plugin.release();
-            Gathered<List<ServiceInfo>> answered = second.get(10, TimeUnit.SECONDS);
-            assertThat(answered.failures()).isEmpty();
-            assertThat(answered.answers()).singleElement()
-                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+            assertListsCheckoutAndPayments(second);
         }
     }
 
@@ -391,11 +373,9 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
-                    toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofSeconds(1)));
+            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            assertThat(first.get(10, TimeUnit.SECONDS).failures()).singleElement()
-                    .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+            assertTimedOut(first);
 
             plugin.release();
             Gathered<List<ServiceInfo>> answered = calls.submit(() -> ServiceListings.of(toolkit, acme,
@@ -523,6 +503,30 @@ class ServiceListingsTest {
 
         @Override
         public void close() {}
+    }
+
+    /** A list_services call of {@code caller} on a thread of {@code calls}, ending at {@code deadline}. */
+    private static Future<Gathered<List<ServiceInfo>>> listing(ExecutorService calls, Toolkit toolkit, Principal caller,
+            Duration deadline) {
+        return calls.submit(() -> ServiceListings.of(toolkit, caller, toolkit.sources().with(ServiceListingCapability.class, caller),
+                deadline));
+    }
+
+    /** A list_services call of {@code caller} on a thread of {@code calls}, with the default deadline. */
+    private static Future<Gathered<List<ServiceInfo>>> listing(ExecutorService calls, Toolkit toolkit, Principal caller) {
+        return calls.submit(() -> ServiceListings.of(toolkit, caller, toolkit.sources().with(ServiceListingCapability.class, caller)));
+    }
+
+    private static void assertTimedOut(Future<Gathered<List<ServiceInfo>>> call) throws Exception {
+        assertThat(call.get(10, TimeUnit.SECONDS).failures()).singleElement()
+                .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
+    }
+
+    private static void assertListsCheckoutAndPayments(Future<Gathered<List<ServiceInfo>>> call) throws Exception {
+        Gathered<List<ServiceInfo>> answered = call.get(10, TimeUnit.SECONDS);
+        assertThat(answered.failures()).isEmpty();
+        assertThat(answered.answers()).singleElement()
+                .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
     }
 
     /**
