@@ -24,7 +24,8 @@ public final class OmcpCommand implements Callable<Integer> {
     static final String EXIT_USAGE = "2:usage error: unknown command or option, missing argument";
     static final String EXIT_BUG = UnexpectedFailure.EXIT_CODE + ":a bug in OMCP: one line names it and the command, the stack trace "
             + "follows (please report it)";
-    static final String EXIT_FORCED = "130/143:a second SIGINT/SIGTERM stopped serve or demo without waiting for the drain";
+    static final String EXIT_FORCED = "130/143:a second SIGINT/SIGTERM, 1 s or more after the first, stopped serve or demo without waiting "
+            + "for the drain (one within that second counts as the same request)";
     static final String CONFIGURATION = "The gateway reads environment variables (HOST, PORT, OMCP_*), listed in docs/configuration.md. "
             + "An invalid value stops the start with every problem listed; an unknown OMCP_* name is logged as a warning.";
 

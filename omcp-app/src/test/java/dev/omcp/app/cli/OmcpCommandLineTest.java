@@ -45,7 +45,8 @@ class OmcpCommandLineTest {
     void serveHelp_saysHowItStops_andListsTheExitCodes() {
         assertThat(run("serve", "--help")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");
-        assertThat(help).contains("until SIGTERM or SIGINT").contains("Exit codes:").contains("130/143 a second SIGINT/SIGTERM")
+        assertThat(help).contains("until SIGTERM or SIGINT").contains("Exit codes:")
+                .contains("130/143 a second SIGINT/SIGTERM, 1 s or more after the first")
                 .contains("docs/configuration.md")
                 .doesNotContain("conformance");
     }
