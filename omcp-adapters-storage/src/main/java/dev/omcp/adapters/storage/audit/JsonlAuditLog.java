@@ -116,6 +116,8 @@ public final class JsonlAuditLog implements AuditLog {
     private AuditFileLock lock;
     private FileChannel channel;
     private FileChannel reader;
+    /** Whether the file is still the one opened, as this store left it; set at open. */
+    private WrittenFileCheck writtenFile;
     private volatile long written;
     private volatile long synced;
     /** Why appends are refused until a restart (an undo or an fsync that failed); null while they are taken. */
@@ -171,6 +173,7 @@ public final class JsonlAuditLog implements AuditLog {
         createIfMissing(parent);
         channel = appendChannel.apply(PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
         reader = PrivateFiles.open(file, StandardOpenOption.READ);
+        writtenFile = WrittenFileCheck.of(file);
         long size = channel.size();
         Optional<AuditLogState.TornTail> torn = Optional.empty();
         long complete = completeLength(size);
@@ -318,6 +321,7 @@ public final class JsonlAuditLog implements AuditLog {
                 throw new UncheckedIOException(new IOException(refusal));
             }
             long before = written;
+            refuseIfChangedByAnother(before, record);
             try {
                 // never a partial line for the next entry to extend: all of it, or cut back to the last good end
                 PrivateFiles.appendWhole(channel, bytes, before, false);
@@ -334,6 +338,21 @@ public final class JsonlAuditLog implements AuditLog {
             return written;
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /** Makes the store take no further entry when the file is not as it left it ({@link WrittenFileCheck}). */
+    private void refuseIfChangedByAnother(long written, AuditRecord record) {
+        Optional<String> changed;
+        try {
+            changed = writtenFile.problem(channel, written);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write audit entry seq " + record.entry().seq() + " to " + file
+                    + ": " + describe(e), e);
+        }
+        if (changed.isPresent()) {
+            refusal = changed.get();
+            throw new UncheckedIOException(new IOException(refusal));
         }
     }
 
@@ -421,6 +440,11 @@ public final class JsonlAuditLog implements AuditLog {
         int skipped = 0;
         ReverseLines lines;
         try {
+            // never past the file's end: a file cut back under the store (copytruncate) answers what is left
+            end = Math.min(end, reader.size());
+            if (end == 0) {
+                return AuditSearch.complete(found);
+            }
             Optional<Predicate<AuditEntry>> pastTheQuery = pastTheQuery(query);
             if (pastTheQuery.isPresent()) {
                 end = endOfCandidates(end, pastTheQuery.get());
