@@ -101,11 +101,16 @@ final class S3Delivery implements Delivery {
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The path-style URI of {@code key} and the canonical path signed for it. */
+    /**
+     * The path-style URI of {@code key} and the canonical path signed for it. Its authority is the
+     * signed host ({@link #hostHeader}): over HTTP/2 the JDK client sends the authority as written
+     * ({@code :authority}), so an endpoint written with its default port ({@code https://host:443})
+     * would otherwise reach the store as {@code host:443} with a signature made for {@code host}.
+     */
     static URI objectUri(URI endpoint, String bucket, String key) {
         String base = endpoint.getRawPath() == null ? "" : endpoint.getRawPath().replaceAll("/+$", "");
         String path = base + "/" + SigV4Signer.uriEncode(bucket, false) + "/" + SigV4Signer.encodePath(key);
-        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + path);
+        return URI.create(endpoint.getScheme() + "://" + hostHeader(endpoint) + path);
     }
 
     /** The Host header the JDK client sends for {@code uri}: the port only when it is not the scheme's default. */

@@ -192,6 +192,25 @@ class S3AuditSinkIT {
     }
 
     @Test
+    void aPrefixWithCharactersThatNeedEncoding_isStoredUnderExactlyThatKey() throws Exception {
+        // space, plus, equals, brackets, star, bang, tilde, a non-ASCII letter and a percent: each encoded once
+        String prefix = "run " + System.nanoTime() + "/ü+x=1(a)*!~%41/";
+        BatchingAuditSink sink = sink(BUCKET, prefix, ACCESS_KEY, dir.resolve("dead.jsonl"), 2);
+        AuditRecord first = TestRecords.record(1, T0, "user:a", "update", "s1");
+        AuditRecord second = TestRecords.record(2, T0.plusSeconds(1), "user:a", "update", "s2");
+
+        sink.publish(first);
+        sink.publish(second);
+        await(() -> sink.stats().delivered() == 2);
+        sink.close();
+
+        assertThat(keys(prefix)).containsExactly(S3Delivery.key(prefix, List.of(first, second)));
+        HttpResponse<byte[]> object = get("/" + BUCKET + "/" + SigV4Signer.encodePath(S3Delivery.key(prefix, List.of(first, second))),
+                Map.of());
+        assertThat(new String(object.body(), StandardCharsets.UTF_8)).isEqualTo(first.json() + "\n" + second.json() + "\n");
+    }
+
+    @Test
     void anUnknownAccessKeyIsRefusedByTheServerAndTheBatchIsDeadLettered() throws Exception {
         Path deadLetter = dir.resolve("dead.jsonl");
         BatchingAuditSink sink = sink(BUCKET, "wrong-key/", "NOT-A-KEY", deadLetter, 1);

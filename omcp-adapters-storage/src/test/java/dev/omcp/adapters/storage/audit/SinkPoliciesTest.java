@@ -128,4 +128,15 @@ class SinkPoliciesTest {
         assertThat(S3Delivery.hostHeader(endpoint)).isEqualTo("127.0.0.1:9000");
         assertThat(S3Delivery.hostHeader(java.net.URI.create("https://s3.example.test:443/"))).isEqualTo("s3.example.test");
     }
+
+    @Test
+    void theSignedHost_isTheAuthorityOfTheObjectUri_evenForAnEndpointWrittenWithItsDefaultPort() {
+        // over HTTP/2 the JDK client sends the URI's authority as it is written (":authority"), not the Host
+        // header of HTTP/1.1 that leaves out a default port; the store checks the signature against what it got
+        for (String written : new String[] {"https://s3.example.test:443", "http://127.0.0.1:80/base/", "http://[::1]:9000",
+                "https://s3.example.test"}) {
+            java.net.URI uri = S3Delivery.objectUri(java.net.URI.create(written), "b", "k");
+            assertThat(S3Delivery.hostHeader(uri)).as(written).isEqualTo(uri.getRawAuthority());
+        }
+    }
 }
