@@ -38,6 +38,8 @@ public final class RuntimeSettings implements ManageSettings {
     private static final List<String> CHANGEABLE = List.of(HEALTH_THRESHOLDS);
     /** How many unknown keys a refusal names; the rest are counted, as for unknown signals. */
     private static final int MAX_NAMED_UNKNOWN = 10;
+    /** How much of the thresholds before and after a change its log line quotes: all five signals written out fit. */
+    private static final int MAX_LOGGED_THRESHOLDS = 1_000;
     /** Where the sources file keeps the thresholds; error paths of the file start with it. */
     public static final String FILE_PATH = "health.thresholds";
 
@@ -47,10 +49,10 @@ public final class RuntimeSettings implements ManageSettings {
     /** One change at a time: the file and the toolkit must agree on which change came last. */
     private final ReentrantLock changes = new ReentrantLock();
     /**
-     * The block as the store holds it: read at start, then as last written (guarded by
+     * The block as the store holds it: read at start, then as last written (written under
      * {@link #changes}). A save keeps what of it still holds, so the operator's {@code ${VAR}} survives.
      */
-    private JsonObject written;
+    private volatile JsonObject written;
 
     /**
      * @param toolkit the tools' shared state, whose thresholds this changes
@@ -94,14 +96,31 @@ public final class RuntimeSettings implements ManageSettings {
     @Override
     public JsonObject view(Principal caller) {
         boolean persistent = store.persistent();
+        HealthThresholds inForce = toolkit.thresholds();
+        String note;
+        if (!persistent) {
+            note = "changes apply at once to every tool and last until the gateway restarts: " + store.describe();
+        } else if (!stored(inForce)) {
+            // changed while no sources file was in use, and the file came later (the first source added through the API
+            // creates it): persisted speaks of the next change, and only this says the next start loses these
+            note = "the health thresholds in force were changed while nothing kept them and are not in " + store.describe()
+                    + ": the next start goes back to the thresholds it holds; send them again (PUT /api/health/thresholds with "
+                    + "what GET answers) to write them there";
+        } else {
+            note = "changes apply at once to every tool and are written to " + store.describe();
+        }
         return Jsonp.object()
-                .add("changeable", Jsonp.object().add(HEALTH_THRESHOLDS, toolkit.thresholds().toJson()))
+                .add("changeable", Jsonp.object().add(HEALTH_THRESHOLDS, inForce.toJson()))
                 .add("fixed", fixed)
                 .add("persisted", persistent)
-                .add("note", persistent
-                        ? "changes apply at once to every tool and are written to " + store.describe()
-                        : "changes apply at once to every tool and last until the gateway restarts: " + store.describe())
+                .add("note", note)
                 .build();
+    }
+
+    /** Whether {@code inForce} is what the store holds, so that the next start reads them back. */
+    private boolean stored(HealthThresholds inForce) {
+        return HealthThresholds.defaults().withOverrides(written, FILE_PATH) instanceof HealthThresholds.Valid valid
+                && valid.thresholds().equals(inForce);
     }
 
     @Override
@@ -170,7 +189,8 @@ public final class RuntimeSettings implements ManageSettings {
             Optional<Set<String>> ifVersionIn) {
         changes.lock();
         try {
-            String inForce = ManageSettings.versionOf(shape.apply(toolkit.thresholds().toJson()));
+            HealthThresholds before = toolkit.thresholds();
+            String inForce = ManageSettings.versionOf(shape.apply(before.toJson()));
             if (ifVersionIn.isPresent() && !ifVersionIn.get().contains(inForce)) {
                 LOG.info("event=settings-change-stale actor=\"{}\" changed={}", LogField.of(caller.id()), CHANGEABLE);
                 return new SettingsChange.Stale(inForce);
@@ -189,8 +209,11 @@ public final class RuntimeSettings implements ManageSettings {
                 }
             }
             toolkit.replaceThresholds(thresholds);
-            // the caller's id is an OIDC subject, a user or key name: it may hold a quote or a backslash
-            LOG.info("event=settings-changed actor=\"{}\" changed={} persisted={}", LogField.of(caller.id()), CHANGEABLE, persistent);
+            // the caller's id is an OIDC subject, a user or key name: it may hold a quote or a backslash. The audit entry
+            // names who changed the settings, never the values: from and to are the only record of what changed
+            LOG.info("event=settings-changed actor=\"{}\" changed={} persisted={} from=\"{}\" to=\"{}\"", LogField.of(caller.id()),
+                    CHANGEABLE, persistent, LogField.of(before.overridesOfDefaults(), MAX_LOGGED_THRESHOLDS),
+                    LogField.of(thresholds.overridesOfDefaults(), MAX_LOGGED_THRESHOLDS));
             return new SettingsChange.Applied(shape.apply(thresholds.toJson()), CHANGEABLE, persistent);
         } finally {
             changes.unlock();

@@ -95,10 +95,12 @@ class RuntimeSettingsTest {
     static final class RecordingStore implements HealthThresholdsStore {
         final List<JsonObject> saved = new ArrayList<>();
         boolean failing;
+        /** False until the sources file exists: the first change through /api/sources creates it. */
+        boolean fileInUse = true;
 
         @Override
         public boolean persistent() {
-            return true;
+            return fileInUse;
         }
 
         @Override
@@ -183,6 +185,40 @@ class RuntimeSettingsTest {
                 .contains("actor=\"key:evil\\\" actor=\\\"admin\" ").doesNotContain(" actor=\"admin\"");
         assertThat(log.messages(Level.ERROR)).singleElement().asString().startsWith("event=settings-not-persisted ")
                 .contains("actor=\"key:evil\\\" actor=\\\"admin\" ").doesNotContain(" actor=\"admin\"");
+    }
+
+    @Test
+    void eachChangeIsLogged_withTheThresholdsBeforeAndAfterIt_soTheLogSaysWhatChanged() {
+        // the audit entry says who changed the settings and when, never the values: this line is the only record of them
+        settings.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.02}}"), OPS);
+        settings.change(json("{\"healthThresholds\": {\"cpu\": {\"critical\": 0.99}, \"memory\": {\"enabled\": false}}}"), OPS);
+
+        assertThat(log.messages(Level.INFO)).containsExactly(
+                "event=settings-changed actor=\"key:ops\" changed=[healthThresholds] persisted=false"
+                        + " from=\"{}\" to=\"{\\\"error_rate\\\":{\\\"degraded\\\":0.02}}\"",
+                "event=settings-changed actor=\"key:ops\" changed=[healthThresholds] persisted=false"
+                        + " from=\"{\\\"error_rate\\\":{\\\"degraded\\\":0.02}}\""
+                        + " to=\"{\\\"cpu\\\":{\\\"critical\\\":0.99},\\\"memory\\\":{\\\"enabled\\\":false}}\"");
+    }
+
+    @Test
+    void thresholdsChangedWhileNoFileWasInUse_areSaidToBeMissingFromTheFile_onceOneIs() {
+        RecordingStore store = new RecordingStore();
+        store.fileInUse = false;
+        RuntimeSettings later = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store);
+        assertThat(later.replaceHealthThresholds(json("{\"cpu\": {\"critical\": 0.99}}"), OPS))
+                .isInstanceOfSatisfying(SettingsChange.Applied.class, applied -> assertThat(applied.persisted()).isFalse());
+
+        // the first source added through the API creates the file; the block it lacks would give the defaults at the next start
+        store.fileInUse = true;
+
+        assertThat(later.view(OPS).getString("note")).isEqualTo("the health thresholds in force were changed while nothing kept "
+                + "them and are not in the sources file sources.yaml: the next start goes back to the thresholds it holds; send them "
+                + "again (PUT /api/health/thresholds with what GET answers) to write them there");
+        later.replaceHealthThresholds(later.healthThresholds(), OPS);
+        assertThat(store.saved).containsExactly(json("{\"cpu\": {\"critical\": 0.99}}"));
+        assertThat(later.view(OPS).getString("note")).isEqualTo("changes apply at once to every tool and are written to the "
+                + "sources file sources.yaml");
     }
 
     @Test
