@@ -202,6 +202,23 @@ class YamlHealthThresholdsIT {
     }
 
     @Test
+    void twoGatewaysSharingTheFile_cannotOverwriteEachOthersThresholdsUnseen() throws Exception {
+        Path file = write(FILE);
+        YamlSourceStore first = store(file);
+        YamlSourceStore second = store(file);
+        first.load();
+        second.load();
+
+        first.thresholds().save(json("{\"cpu\": {\"critical\": 0.99}}"));
+
+        // the second still holds the file as it read it: writing its own change would drop the first one's
+        assertThatThrownBy(() -> second.thresholds().save(json("{\"memory\": {\"enabled\": false}}")))
+                .isInstanceOf(SettingsStoreException.class).hasMessageContaining("changed by another process")
+                .hasMessageContaining("restart the gateway");
+        assertThat(second.load().healthThresholds()).isEqualTo(new StoredThresholds.Found(json("{\"cpu\": {\"critical\": 0.99}}")));
+    }
+
+    @Test
     void anUnwritableDirectory_failsTheSaveWithTheReason_andKeepsTheFile() throws Exception {
         Path sub = Files.createDirectory(dir.resolve("ro"));
         Path file = sub.resolve("sources.yaml");
