@@ -85,26 +85,21 @@ public final class McpDispatcher implements McpEndpoint {
      * what the same thread runs next (a batch's next element, another POST on a reused thread).
      */
     private static final class InFlight {
-        private final String principalId;
-        private final String sessionId;
+        /** Whose cancellations reach this request; empty when none does (see {@link CancellationScope}). */
+        private final Optional<CancellationScope> scope;
         private final JsonValue id;
         private final Thread handler;
         private boolean ended;
 
-        InFlight(String principalId, String sessionId, JsonValue id, Thread handler) {
-            this.principalId = principalId;
-            this.sessionId = sessionId;
+        InFlight(Optional<CancellationScope> scope, JsonValue id, Thread handler) {
+            this.scope = scope;
             this.id = id;
             this.handler = handler;
         }
 
-        /**
-         * Whether a cancellation by {@code principalId} in {@code sessionId} of {@code requestId} names
-         * this request. The caller counts, not only the session: every call without a session (in
-         * process, embedded) has the session id "", and request ids are each client's own choice.
-         */
-        boolean cancelledBy(String principalId, String sessionId, JsonValue requestId) {
-            return this.principalId.equals(principalId) && this.sessionId.equals(sessionId) && JsonRpc.sameId(id, requestId);
+        /** Whether a cancellation from {@code canceller}'s scope of {@code requestId} names this request. */
+        boolean cancelledBy(CancellationScope canceller, JsonValue requestId) {
+            return scope.isPresent() && scope.get().equals(canceller) && JsonRpc.sameId(id, requestId);
         }
 
         synchronized void interrupt() {
@@ -401,7 +396,7 @@ public final class McpDispatcher implements McpEndpoint {
         // a request still running) gets both answered rather than the retry refused; a cancellation
         // of that id then ends every request in flight under it.
         Thread handler = Thread.currentThread();
-        InFlight request = new InFlight(call.principal().id(), sessionId, call.id(), handler);
+        InFlight request = new InFlight(CancellationScope.of(call), call.id(), handler);
         inFlight.put(handler, request);
         McpResult result;
         try {
@@ -509,13 +504,12 @@ public final class McpDispatcher implements McpEndpoint {
     /** Interrupts the handler of a request the client cancelled ({@code notifications/cancelled}). */
     public McpResult cancel(McpCall call) {
         JsonValue requestId = call.params().get("requestId");
-        if (requestId != null) {
-            String principalId = call.principal().id();
-            String sessionId = call.sessionId();
+        Optional<CancellationScope> canceller = CancellationScope.of(call);
+        if (requestId != null && canceller.isPresent()) {
             // a scan, not a lookup: cancellations are rare, and the map is bounded by the requests in
             // flight; ids compare by value, so a client that wrote 100 as 1e2 still reaches its request
             inFlight.forEach((handler, request) -> {
-                if (request.cancelledBy(principalId, sessionId, requestId)) {
+                if (request.cancelledBy(canceller.get(), requestId)) {
                     beforeInterrupt.accept(request.id);
                     // a no-op when the request ended since the scan read it
                     request.interrupt();

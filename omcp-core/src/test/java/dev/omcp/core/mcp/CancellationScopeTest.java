@@ -73,8 +73,51 @@ class CancellationScopeTest {
         assertThat(answer.json()).contains("cancelled");
     }
 
+    /**
+     * Embedded callers without authentication all are {@link Principal#anonymous()}: without a session
+     * nothing tells one from another, so none of them may reach the others' requests by their ids.
+     */
+    @Test
+    void anAnonymousEmbeddedCallersCancellation_leavesAnotherAnonymousCallersRequestRunning() throws Exception {
+        Future<McpReply> first = executor.submit(() -> send(Principal.anonymous(), LIST));
+        assertThat(running.await(10, TimeUnit.SECONDS)).as("the first caller's request runs").isTrue();
+
+        assertThat(send(Principal.anonymous(), CANCEL)).isInstanceOf(McpReply.Accepted.class);
+        mayEnd.countDown();
+
+        McpReply.Response answer = (McpReply.Response) first.get(10, TimeUnit.SECONDS);
+        assertThat(answer.error()).as("not cancelled by another anonymous caller: %s", answer.json()).isFalse();
+    }
+
+    /** An anonymous embedded caller that opened a session cancels within it, and only within it. */
+    @Test
+    void anAnonymousEmbeddedCallerWithASession_cancelsItsOwnRequest_butNotAnotherSessionsOfTheSameId() throws Exception {
+        Optional<String> mine = Optional.of(initialize());
+        Optional<String> other = Optional.of(initialize());
+        Future<McpReply> request = executor.submit(() -> send(Principal.anonymous(), mine, LIST));
+        assertThat(running.await(10, TimeUnit.SECONDS)).as("the request runs").isTrue();
+
+        assertThat(send(Principal.anonymous(), other, CANCEL)).isInstanceOf(McpReply.Accepted.class);
+        assertThat(request).as("another session's cancellation leaves it running").isNotDone();
+        send(Principal.anonymous(), mine, CANCEL);
+
+        McpReply.Response answer = (McpReply.Response) request.get(10, TimeUnit.SECONDS);
+        assertThat(answer.error()).isTrue();
+        assertThat(answer.json()).contains("cancelled");
+    }
+
+    private String initialize() {
+        McpReply reply = send(Principal.anonymous(), Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+                + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        return ((McpReply.Response) reply).newSessionId().orElseThrow();
+    }
+
     private McpReply send(Principal caller, String body) {
-        return endpoint.handle(new McpInbound(caller, Optional.empty(), Optional.empty(), body, McpTransport.IN_PROCESS),
+        return send(caller, Optional.empty(), body);
+    }
+
+    private McpReply send(Principal caller, Optional<String> session, String body) {
+        return endpoint.handle(new McpInbound(caller, session, Optional.empty(), body, McpTransport.IN_PROCESS),
                 message -> true);
     }
 }
