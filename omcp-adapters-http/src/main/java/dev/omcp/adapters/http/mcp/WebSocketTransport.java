@@ -81,6 +81,8 @@ public final class WebSocketTransport {
      * {@code notifications/cancelled}, the client's answer a tool waits for) still get through.
      */
     private static final int MAX_UNANSWERED_IN_FLIGHT = 32;
+    /** JSON-RPC "Internal error": handling the message hit a bug (the endpoint threw). */
+    private static final int INTERNAL_JSON_RPC_ERROR = -32603;
     /** JSON-RPC "Invalid Request": a frame that is no request at all (a binary frame). */
     private static final int INVALID_REQUEST = -32600;
     /**
@@ -527,11 +529,25 @@ public final class WebSocketTransport {
                 // taken, not read: an initialize answered after this point ends its own session (see handle)
                 String sessionId = state.sessionId.getAndSet(null);
                 if (sessionId != null) {
-                    endpoint.endSession(sessionId, principal);
+                    endSessionOfClosedSocket(sessionId, principal);
                 }
             }
         });
         ws.onError(ctx -> LOG.debug("websocket error: \"{}\"", ctx.error() == null ? "unknown" : LogField.of(ctx.error().getMessage())));
+    }
+
+    /**
+     * Ends the session of a socket that closed. A store that cannot end it now (a shared store's outage)
+     * leaves it to expire when idle; the socket is gone either way, so that is logged, not thrown into
+     * Jetty's close handling.
+     */
+    private void endSessionOfClosedSocket(String sessionId, Principal principal) {
+        try {
+            endpoint.endSession(sessionId, principal);
+        } catch (RuntimeException e) {
+            LOG.warn("event=ws-session-end-failed principal=\"{}\" reason=\"{}\" note=\"the session expires once idle\"",
+                    IdentityText.of(principal.id()), LogField.of(e.getMessage()));
+        }
     }
 
     /**
@@ -639,16 +655,23 @@ public final class WebSocketTransport {
      * the batch ran, its notifications neither: each message is counted as refused under its method.
      */
     private void refuseBatch(WsContext ctx, ConnectionState state, List<RequestId.Element> batch, String reason) {
+        batch.forEach(element -> metrics.mcp(element.head().method(), "websocket", "refused", 0));
+        errorsForRequests(batch, REQUEST_REFUSED, reason).ifPresent(errors -> send(ctx, state, errors));
+    }
+
+    /**
+     * The answer JSON-RPC 2.0 (section 6) gives a batch none of whose requests ran: an array of one
+     * error per request in it, each with that request's id ({@code null} for an element whose id
+     * cannot be read), none for its notifications and responses; empty when it holds no request.
+     */
+    private static Optional<String> errorsForRequests(List<RequestId.Element> batch, int code, String reason) {
         List<String> errors = new ArrayList<>();
         for (RequestId.Element element : batch) {
-            metrics.mcp(element.head().method(), "websocket", "refused", 0);
             if (element.answered()) {
-                errors.add(errorFrame(element.head().id(), REQUEST_REFUSED, reason));
+                errors.add(errorFrame(element.head().id(), code, reason));
             }
         }
-        if (!errors.isEmpty()) {
-            send(ctx, state, "[" + String.join(",", errors) + "]");
-        }
+        return errors.isEmpty() ? Optional.empty() : Optional.of("[" + String.join(",", errors) + "]");
     }
 
     /**
@@ -783,7 +806,7 @@ public final class WebSocketTransport {
                                 ByteBuffer.allocate(0),
                                 Callback.from(() -> { },
                                         failure -> LOG.debug("websocket ping failed: \"{}\"", LogField.of(failure.getMessage()))));
-                        keepSessionAlive(ping.connection());
+                        recheck(ping.connection());
                     }
                     case KeepAliveLedger.Action.Close<Session> close -> closeSilent(close.connection(), close.silentFor());
                 }
@@ -836,42 +859,88 @@ public final class WebSocketTransport {
     }
 
     /**
-     * The connection is the session, so an open socket counts as use of its MCP session, as an
-     * open SSE stream does: each ping round refreshes the session's idle timer, and a socket idle
-     * for longer than the session expiry keeps its session. A session that is gone all the same
-     * (removed from a shared store, say) closes its socket, which would otherwise stay open with
-     * every later request refused. The check may reach a shared store, so it runs off the
-     * keep-alive thread, whose closes must not wait behind it.
+     * Each ping round checks a socket again, off the keep-alive thread (the checks may reach a
+     * directory or a shared store, and the keep-alive's closes must not wait behind them): first its
+     * credential, then its session.
      */
-    private void keepSessionAlive(Session session) {
+    private void recheck(Session session) {
         WsContext ctx = open.get(session);
         if (ctx == null) {
             return;
         }
+        Thread.ofVirtual().name("omcp-ws-recheck").start(() -> {
+            if (credentialStillValid(ctx)) {
+                keepSessionAlive(ctx);
+            }
+        });
+    }
+
+    /**
+     * Streamable HTTP authenticates every request, so a key that was revoked (or a token that expired,
+     * with an authentication of an embedder's that knows expiry) stops working at once; a socket is
+     * authenticated at its upgrade only, and would go on serving that credential for as long as it stays
+     * open. So each ping round authenticates the socket's token again: one that is refused now, or that
+     * now names another caller, closes the socket with 1008. An authentication that cannot answer (it
+     * threw) has not refused the credential: the socket stays, and the next round asks again.
+     */
+    private boolean credentialStillValid(WsContext ctx) {
+        Principal principal = ctx.attribute(PRINCIPAL);
+        if (principal == null) {
+            return false;
+        }
+        AgentAuthResult result;
+        try {
+            result = authentication.authenticate(Optional.ofNullable(ctx.attribute(TOKEN)));
+        } catch (RuntimeException e) {
+            LOG.warn("event=ws-credential-check-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(principal.id()),
+                    LogField.of(e.getMessage()));
+            return true;
+        }
+        if (result instanceof AgentAuthResult.Authenticated authenticated && authenticated.principal().id().equals(principal.id())) {
+            return true;
+        }
+        if (!ctx.session.isOpen()) {
+            return false;
+        }
+        LOG.info("event=ws-closed reason=credential-refused principal=\"{}\"", IdentityText.of(principal.id()));
+        metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.UNAUTHENTICATED);
+        // at most 123 bytes (RFC 6455): this one is about 90
+        ctx.session.close(POLICY_VIOLATION, "the credential of this connection is no longer accepted; reconnect with a valid one",
+                Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
+        return false;
+    }
+
+    /**
+     * The connection is the session, so an open socket counts as use of its MCP session, as an
+     * open SSE stream does: each ping round refreshes the session's idle timer, and a socket idle
+     * for longer than the session expiry keeps its session. A session that is gone all the same
+     * (removed from a shared store, say) closes its socket, which would otherwise stay open with
+     * every later request refused.
+     */
+    private void keepSessionAlive(WsContext ctx) {
+        Session session = ctx.session;
         ConnectionState state = ctx.attribute(STATE);
         Principal principal = ctx.attribute(PRINCIPAL);
         String sessionId = state == null ? null : state.sessionId.get();
         if (sessionId == null || principal == null) {
             return; // no initialize yet: there is no session to keep
         }
-        Thread.ofVirtual().name("omcp-ws-session-check").start(() -> {
-            McpEndpoint.SessionStatus status;
-            try {
-                status = endpoint.checkSession(sessionId, principal);
-            } catch (RuntimeException e) {
-                // A store that cannot answer has not shown the session gone: keep the socket, try next round.
-                LOG.warn("event=ws-session-check-failed reason=\"{}\"", LogField.of(e.getMessage()));
-                return;
-            }
-            if (status == McpEndpoint.SessionStatus.ACTIVE
-                    // a socket that replaced its session by a new initialize keeps the new one
-                    || !sessionId.equals(state.sessionId.get()) || !session.isOpen()) {
-                return;
-            }
-            LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", IdentityText.of(principal.id()));
-            session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
-                    Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
-        });
+        McpEndpoint.SessionStatus status;
+        try {
+            status = endpoint.checkSession(sessionId, principal);
+        } catch (RuntimeException e) {
+            // A store that cannot answer has not shown the session gone: keep the socket, try next round.
+            LOG.warn("event=ws-session-check-failed reason=\"{}\"", LogField.of(e.getMessage()));
+            return;
+        }
+        if (status == McpEndpoint.SessionStatus.ACTIVE
+                // a socket that replaced its session by a new initialize keeps the new one
+                || !sessionId.equals(state.sessionId.get()) || !session.isOpen()) {
+            return;
+        }
+        LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", IdentityText.of(principal.id()));
+        session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
+                Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
     }
 
     private void closeSilent(Session session, Duration silentFor) {
@@ -898,36 +967,74 @@ public final class WebSocketTransport {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
+    /**
+     * Handles one message and sends its answer. An endpoint that throws (its session store is down, a
+     * bug, an Error a request may survive) would otherwise leave the request unanswered and its client
+     * waiting for ever: the request gets a JSON-RPC internal error instead, with an error id the log line
+     * carries, as Streamable HTTP answers its 500 with one; the socket stays usable. An Error that leaves
+     * the JVM unable to go on (an OutOfMemoryError) closes the socket with 1011 and is thrown on.
+     */
     private void handle(WsContext ctx, Principal principal, ConnectionState state, String message, PlaceInFlight place) {
+        long start = System.nanoTime();
+        McpReply reply;
+        try {
+            reply = handleAndAdoptSession(ctx, principal, state, message);
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)) {
+                closeAfterFatalError(ctx, fatal);
+                throw fatal;
+            }
+            place.free();
+            answerBug(ctx, principal, state, message, e);
+            metrics.mcp(RequestId.head(message).method(), "websocket", "error", (System.nanoTime() - start) / 1e9);
+            return;
+        }
+        answer(ctx, state, message, place, reply);
+        String outcome = switch (reply) {
+            case McpReply.Response response -> response.error() ? "error" : "ok";
+            case McpReply.Accepted accepted -> "accepted";
+            case McpReply.Refused refused -> "refused";
+        };
+        metrics.mcp(reply.method(), "websocket", outcome, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** The endpoint's reply to {@code message}; a session it opened (an initialize) becomes the socket's. */
+    private McpReply handleAndAdoptSession(WsContext ctx, Principal principal, ConnectionState state, String message) {
         McpOutbound outbound = frame -> send(ctx, state, frame.toString());
         McpInbound inbound = new McpInbound(
                 principal, Optional.ofNullable(state.sessionId.get()), Optional.empty(), message, McpTransport.WEBSOCKET);
-        long start = System.nanoTime();
         McpReply reply = endpoint.handle(inbound, outbound);
+        if (reply instanceof McpReply.Response response) {
+            response.newSessionId().ifPresent(id -> {
+                String previous = state.sessionId.getAndSet(id);
+                awaitingInitialize.remove(ctx.session);
+                closeQuietly(state.attachedStream);
+                if (previous != null) {
+                    endpoint.endSession(previous, principal);
+                }
+                AutoCloseable attached = endpoint.attachStream(id, outbound);
+                state.attachedStream = attached;
+                // The socket closed while initialize ran (a client that sent it and left): nothing
+                // will end this session, which would hold a place of the credential's session
+                // limit until it expired. Whichever of this and the close takes the id ends it.
+                if (state.closed && state.sessionId.compareAndSet(id, null)) {
+                    closeQuietly(attached);
+                    endpoint.endSession(id, principal);
+                } else if (!id.equals(state.sessionId.get())) {
+                    // The close (or a newer initialize) took the id and ended the session, perhaps
+                    // before the stream above was attached: ending a session drops its streams,
+                    // but not one attached after that, which would hold this socket for ever.
+                    closeQuietly(attached);
+                }
+            });
+        }
+        return reply;
+    }
+
+    /** Sends the endpoint's reply, its place in flight freed first (see {@link PlaceInFlight}). */
+    private void answer(WsContext ctx, ConnectionState state, String message, PlaceInFlight place, McpReply reply) {
         switch (reply) {
             case McpReply.Response response -> {
-                response.newSessionId().ifPresent(id -> {
-                    String previous = state.sessionId.getAndSet(id);
-                    awaitingInitialize.remove(ctx.session);
-                    closeQuietly(state.attachedStream);
-                    if (previous != null) {
-                        endpoint.endSession(previous, principal);
-                    }
-                    AutoCloseable attached = endpoint.attachStream(id, outbound);
-                    state.attachedStream = attached;
-                    // The socket closed while initialize ran (a client that sent it and left): nothing
-                    // will end this session, which would hold a place of the credential's session
-                    // limit until it expired. Whichever of this and the close takes the id ends it.
-                    if (state.closed && state.sessionId.compareAndSet(id, null)) {
-                        closeQuietly(attached);
-                        endpoint.endSession(id, principal);
-                    } else if (!id.equals(state.sessionId.get())) {
-                        // The close (or a newer initialize) took the id and ended the session, perhaps
-                        // before the stream above was attached: ending a session drops its streams,
-                        // but not one attached after that, which would hold this socket for ever.
-                        closeQuietly(attached);
-                    }
-                });
                 place.free();
                 send(ctx, state, response.json());
             }
@@ -940,12 +1047,41 @@ public final class WebSocketTransport {
             }
             case McpReply.Accepted accepted -> {}
         }
-        String outcome = switch (reply) {
-            case McpReply.Response response -> response.error() ? "error" : "ok";
-            case McpReply.Accepted accepted -> "accepted";
-            case McpReply.Refused refused -> "refused";
-        };
-        metrics.mcp(reply.method(), "websocket", outcome, (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Answers a message whose handling threw, as the dispatcher answers a handler's bug: every request
+     * in it (one, or each of a batch's) gets JSON-RPC error -32603 with an error id and its own id, a
+     * notification or client response nothing (JSON-RPC answers neither). The details go to the log
+     * only, under that id: an exception's message may hold a store's address or a secret.
+     */
+    private void answerBug(WsContext ctx, Principal principal, ConnectionState state, String message, Throwable bug) {
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        RequestId.Head head = RequestId.head(message);
+        // the method is the client's text: LogField escapes it, so it cannot forge log lines
+        LOG.error("route=/mcp/ws method=\"{}\" principal=\"{}\" errorId={} outcome=bug", LogField.of(head.method()),
+                IdentityText.of(principal.id()), errorId, bug);
+        String reason = "Internal error (error id " + errorId + "); the gateway log has the details";
+        Optional<List<RequestId.Element>> batch = RequestId.batch(message);
+        if (batch.isPresent()) {
+            errorsForRequests(batch.get(), INTERNAL_JSON_RPC_ERROR, reason).ifPresent(errors -> send(ctx, state, errors));
+        } else if (!RequestId.answersNothing(message)) {
+            send(ctx, state, errorFrame(head.id(), INTERNAL_JSON_RPC_ERROR, reason));
+        }
+    }
+
+    /**
+     * Closes a socket whose message hit an Error the JVM may not survive (an OutOfMemoryError): its
+     * client is told to reconnect instead of waiting for an answer that will not come. Whatever the
+     * close itself throws rides on that Error, which is thrown on.
+     */
+    private static void closeAfterFatalError(WsContext ctx, Error fatal) {
+        try {
+            ctx.session.close(INTERNAL_ERROR, "the gateway failed while handling a message; reconnect and send it again",
+                    Callback.NOOP);
+        } catch (RuntimeException | Error e) {
+            fatal.addSuppressed(e);
+        }
     }
 
     /**
