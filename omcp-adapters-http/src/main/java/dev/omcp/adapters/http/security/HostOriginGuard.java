@@ -91,6 +91,11 @@ public final class HostOriginGuard {
                     ? "a gateway bound to loopback answers only to localhost, 127.0.0.1 and [::1]; list other names in OMCP_ALLOWED_HOSTS"
                     : "this gateway answers only to the names in OMCP_ALLOWED_HOSTS; add the name clients use there"));
         }
+        return checkOrigin(host, origin, secure);
+    }
+
+    /** The {@code Origin} half of {@link #check(String, String, boolean)}; {@code host} may be absent (no page is then same-origin). */
+    private Verdict checkOrigin(String host, String origin, boolean secure) {
         if (origin == null) {
             return ALLOWED;
         }
@@ -98,12 +103,24 @@ public final class HostOriginGuard {
         if (allowedOrigins.contains(normalized)) {
             return ALLOWED;
         }
-        if (sameOrigin(normalized, host, secure)) {
+        if (host != null && sameOrigin(normalized, host, secure)) {
             return ALLOWED;
         }
         return new Verdict.Refused(ORIGIN_REJECTED, "Origin '" + abbreviate(origin)
                 + "' is not allowed: only same-origin requests are accepted; list the origin in OMCP_ALLOWED_ORIGINS "
                 + "to let pages on it call this gateway");
+    }
+
+    /**
+     * Checks a request to a probe ({@code /healthz}, {@code /readyz}, {@code /metrics}). Off loopback the
+     * {@code Host} is not checked: a kubelet probe, a Prometheus scrape by pod address and a container's own
+     * health check name an address, never the names in {@code OMCP_ALLOWED_HOSTS}, and a refused liveness
+     * probe restarts a healthy gateway. The probes are public and hold no one's data, so a page rebound to the
+     * gateway's address learns no more than any client that reaches it. On loopback the names are checked as
+     * for every route: local probes use them, and a laptop's gateway keeps its rebinding guard whole.
+     */
+    public Verdict checkProbe(String host, String origin, boolean secure) {
+        return loopbackBind ? check(host, origin, secure) : checkOrigin(host, origin, secure);
     }
 
     /** Whether browsers on {@code origin} may read responses (CORS), i.e. it is explicitly allowed. */

@@ -38,6 +38,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.AbstractConnector;
@@ -52,6 +53,8 @@ import org.slf4j.LoggerFactory;
 public final class GatewayHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayHttpServer.class);
     private static final String TRACKED = "omcp.tracked";
+    /** The public probes: off loopback they answer any Host (see HostOriginGuard#checkProbe). */
+    private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/metrics");
 
     private static final long JETTY_STOP_TIMEOUT_MS = 250;
     /**
@@ -398,7 +401,9 @@ public final class GatewayHttpServer implements AutoCloseable {
         // the scheme the client used, by the same trusted-proxy rules as the Secure cookie flag
         boolean secure = proxies.secure(ctx.req().isSecure(), ctx.req().getRemoteAddr(),
                 Collections.list(ctx.req().getHeaders("X-Forwarded-For")), Collections.list(ctx.req().getHeaders("X-Forwarded-Proto")));
-        HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"), secure);
+        HostOriginGuard.Verdict verdict = PROBES.contains(ctx.path())
+                ? guard.checkProbe(ctx.header("Host"), ctx.header("Origin"), secure)
+                : guard.check(ctx.header("Host"), ctx.header("Origin"), secure);
         if (verdict instanceof HostOriginGuard.Verdict.Refused refused) {
             McpTransport transport = mcpTransportAt(ctx.path());
             if (transport != null) {

@@ -74,6 +74,27 @@ class HostOriginGuardTest {
     }
 
     @Test
+    void offLoopback_theProbesAnswerAnyHost_sinceKubeletAndPrometheusNameThePodsAddress() {
+        HostOriginGuard restricted = new HostOriginGuard("0.0.0.0", List.of("omcp.example.com"), List.of());
+        // a kubelet probe, a Prometheus scrape by pod address, a container's own health check
+        for (String host : List.of("10.1.2.3:3000", "[fd00::7]:3000", "localhost:3000", "omcp.example.com")) {
+            assertThat(refusalCode(restricted.checkProbe(host, null, false))).as(host).isEqualTo("allowed");
+        }
+        assertThat(refusalCode(restricted.checkProbe(null, null, false))).as("an HTTP/1.0 probe without Host").isEqualTo("allowed");
+        assertThat(refusalCode(restricted.checkProbe("10.1.2.3:3000", "https://evil.example", false)))
+                .as("a page of another origin is refused as on every route").isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(refusalCode(restricted.check("10.1.2.3:3000", null))).as("every other route keeps the list")
+                .isEqualTo("OMCP_HOST_REJECTED");
+    }
+
+    @Test
+    void onLoopback_theProbesKeepTheHostCheck_soARebindingPageCannotReadThem() {
+        // local probes use the loopback names; a laptop's gateway keeps its DNS-rebinding guard whole
+        assertThat(refusalCode(loopback.checkProbe("localhost:3000", null, false))).isEqualTo("allowed");
+        assertThat(refusalCode(loopback.checkProbe("evil.example:3000", null, false))).isEqualTo("OMCP_HOST_REJECTED");
+    }
+
+    @Test
     void aListedOriginThatSpellsOutItsDefaultPort_matchesWhatBrowsersSend() {
         // browsers leave the scheme's default port out of Origin: a listed https://ui.example.com:443 is that origin
         HostOriginGuard listed = new HostOriginGuard("127.0.0.1", List.of(), List.of("https://ui.example.com:443", "http://ops.example:80/"));
