@@ -67,7 +67,6 @@ final class LokiConnector extends HttpBackendConnector
     static final int MAX_STREAM_LABEL_NAME_CHARS = 128;
     /** Digits of the latest nanosecond time an {@link Instant} holds (year 1000000000, about 3.2e25 ns); a sign may come besides. */
     static final int MAX_NANOS_DIGITS = 26;
-    private static final Pattern WHOLE_NANOS = Pattern.compile("[-+]?[0-9]+");
 
     private final ServiceLabels serviceLabels;
     private final String logFormat;
@@ -369,18 +368,20 @@ final class LokiConnector extends HttpBackendConnector
      * {@value #MAX_NANOS_DIGITS} digits are read: the text is the backend's, and the exact path once
      * took any {@code BigDecimal} spelling, so {@code "1e9999999"} (nine bytes) cost a minute and a
      * half of CPU expanding ten million digits, and a time past {@link Instant#MAX} escaped as an
-     * unchecked {@code DateTimeException}.
+     * unchecked {@code DateTimeException}. Only what Loki writes (Go's {@code FormatInt}: ASCII digits,
+     * a minus before the epoch) is a timestamp: {@code Long.parseLong} also takes a plus sign and the
+     * digits of every script, so a line stamped with Arabic-Indic or fullwidth digits read as a time.
      */
     static Instant instantOfNanos(String text) throws ConnectorException {
+        if (!wholeNanos(text)) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp that is not nanoseconds");
+        }
         try {
             // A long holds every timestamp until 2262; parsing it is far cheaper than a BigInteger per line.
             long nanos = Long.parseLong(text);
             return Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS_PER_SECOND), Math.floorMod(nanos, NANOS_PER_SECOND));
-        } catch (NumberFormatException notALong) {
-            // beyond a long, or not an integer: the exact path decides
-        }
-        if (!WHOLE_NANOS.matcher(text).matches()) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp that is not nanoseconds");
+        } catch (NumberFormatException beyondALong) {
+            // the exact path decides
         }
         // the digits are counted before any arithmetic: the text may be megabytes long
         if (text.length() <= MAX_NANOS_DIGITS + 1) {
@@ -393,5 +394,20 @@ final class LokiConnector extends HttpBackendConnector
         }
         throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp out of range (nanoseconds past the year "
                 + "1000000000, or before the year -1000000000)");
+    }
+
+    /** Whether {@code text} is {@code -?[0-9]+} with ASCII digits: checked by hand, as it is once per log line. */
+    private static boolean wholeNanos(String text) {
+        int first = text.startsWith("-") ? 1 : 0;
+        if (text.length() == first) {
+            return false;
+        }
+        for (int i = first; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 }

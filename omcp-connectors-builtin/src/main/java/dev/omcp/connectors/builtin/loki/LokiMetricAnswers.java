@@ -29,7 +29,8 @@ import java.util.TreeMap;
  * {@code "value"} per series for an instant one. Values are Prometheus' spellings ({@code "NaN"},
  * {@code "+Inf"}, {@code "-Inf"} included); times are read from their decimal text, exactly. Any
  * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception: a {@code metric} or
- * {@code values} of another type too ({@code null} is nothing), and a value beyond a double ({@link SampleValues}). A range query's samples
+ * {@code values} of another type too ({@code null} is nothing), and a value Prometheus would not write or one beyond a
+ * double ({@link SampleValues}). A range query's samples
  * are held to {@link SampleChecks}: ascending, none repeated, none more than a step outside the window. The envelope is held to
  * the rules of the answers read token by token: a {@code status} of {@code success}, nothing after the object
  * ({@link BackendHttp#json}); a label value that is not a string is left out with a warning line ({@link LabelsLeftOut}).
@@ -167,28 +168,12 @@ final class LokiMetricAnswers {
         return value.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
     }
 
-    /** The value of a {@code [<seconds>, "<value>"]} sample, with Prometheus' spellings of the special values. */
+    /** The value of a {@code [<seconds>, "<value>"]} sample, as Prometheus spells one ({@link SampleValues}). */
     private static double sampleValue(JsonValue pair) throws ConnectorException {
         if (!(pair instanceof JsonArray a) || a.size() != 2 || !(a.get(1) instanceof JsonString text)) {
             throw badSample();
         }
-        String spelled = text.getString();
-        double value = switch (spelled) {
-            case "NaN" -> Double.NaN;
-            case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
-            case "-Inf" -> Double.NEGATIVE_INFINITY;
-            default -> {
-                try {
-                    yield Double.parseDouble(spelled);
-                } catch (NumberFormatException e) {
-                    throw badSample();
-                }
-            }
-        };
-        if (SampleValues.overflowed(value, spelled.charAt(spelled.length() - 1))) {
-            throw SampleValues.outOfRange(BACKEND);
-        }
-        return value;
+        return SampleValues.parse(text.getString(), BACKEND);
     }
 
     /** The refusal of an answer of another type than {@code expected}, quoting the backend's type as one short line. */

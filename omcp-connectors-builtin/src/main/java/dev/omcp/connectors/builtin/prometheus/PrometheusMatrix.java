@@ -4,7 +4,6 @@ import static dev.omcp.connectors.builtin.backend.BackendJson.next;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.NumberInput;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.LabelsLeftOut;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
@@ -36,10 +35,11 @@ import java.util.TreeMap;
  * service has some, so they fail the query with a {@link Kind#BAD_QUERY} that says why. Anything
  * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}: a series that is not an
  * object, a {@code metric} or {@code values} of another type ({@code null}, what a Go encoder writes
- * for nothing, is nothing), a value beyond a double ({@link SampleValues}). A label value that is not a
- * string is left out with a warning line, and series it leaves alike are refused ({@link LabelsLeftOut}). Each series' samples are
- * held to {@link SampleChecks} in the loop that reads them: ascending, none repeated, none more
- * than a step outside the asked window.
+ * for nothing, is nothing), a sample value Prometheus would not write, or one beyond a double
+ * ({@link SampleValues}). A label value that is not a string is left out with a warning line, and
+ * series it leaves alike are refused ({@link LabelsLeftOut}). Each series' samples are held to
+ * {@link SampleChecks} in the loop that reads them: ascending, none repeated, none more than a step
+ * outside the asked window.
  */
 final class PrometheusMatrix {
     private static final String BACKEND = "Prometheus";
@@ -255,43 +255,12 @@ final class PrometheusMatrix {
     }
 
     /**
-     * A sample value, read from the parser's characters: Prometheus writes values as JSON strings
-     * ({@code "0.0199"}, {@code "NaN"}, {@code "+Inf"}), and a {@code String} per sample was a third of
-     * what reading a range answer allocated.
+     * A sample value, read from the parser's characters ({@link SampleValues}): Prometheus writes values as JSON strings
+     * ({@code "0.0199"}, {@code "NaN"}, {@code "+Inf"}), and a {@code String} per sample was a third of what reading a
+     * range answer allocated.
      */
     private static double sample(JsonParser p) throws IOException, ConnectorException {
-        char[] text = p.getTextCharacters();
-        int offset = p.getTextOffset();
-        int length = p.getTextLength();
-        char last = length > 0 ? text[offset + length - 1] : '0';
-        if (length <= 4 && (last < '0' || last > '9')) {
-            return special(new String(text, offset, length));
-        }
-        double value;
-        try {
-            value = NumberInput.parseDouble(text, offset, length, true);
-        } catch (NumberFormatException e) {
-            throw badSample();
-        }
-        if (SampleValues.overflowed(value, last)) {
-            throw SampleValues.outOfRange(BACKEND);
-        }
-        return value;
-    }
-
-    private static double special(String text) throws ConnectorException {
-        return switch (text) {
-            case "NaN" -> Double.NaN;
-            case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
-            case "-Inf" -> Double.NEGATIVE_INFINITY;
-            default -> {
-                try {
-                    yield Double.parseDouble(text);
-                } catch (NumberFormatException e) {
-                    throw badSample();
-                }
-            }
-        };
+        return SampleValues.parse(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), BACKEND);
     }
 
     private static ConnectorException wrongShape(String what) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.connectors.builtin.backend.SampleChecks;
+import dev.omcp.connectors.builtin.backend.SampleSpellings;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.Series;
@@ -80,12 +81,14 @@ class LokiMetricAnswersTest {
     @Test
     void malformedSamplesAreBadResponses_notUncheckedExceptions() {
         String pair = "[time, \"value\"] pair";
-        for (String values : new String[] {"[[\"1\",\"2\"]]", "[[1,2]]", "[[1,\"two\"]]", "[[1]]", "[5]", "[[1,\"2\",3]]",
+        for (String values : new String[] {"[[\"1\",\"2\"]]", "[[1,2]]", "[[1]]", "[5]", "[[1,\"2\",3]]",
                 "[[1e999999999,\"1\"]]"}) {
             refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":" + values + "}]}}",
                     ConnectorException.Kind.BAD_RESPONSE, pair);
         }
         refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[7]}}", ConnectorException.Kind.BAD_RESPONSE, pair);
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[[1,\"two\"]]}]}}",
+                ConnectorException.Kind.BAD_RESPONSE, "sample value that is not a number");
         refused(SUCCESS + "\"data\":{\"resultType\":\"streams\",\"result\":[]}}", ConnectorException.Kind.BAD_RESPONSE,
                 "answered streams instead of a matrix");
         refused("{\"status\":\"success\"}", ConnectorException.Kind.BAD_RESPONSE, "'data' object");
@@ -106,6 +109,17 @@ class LokiMetricAnswersTest {
         // null is what a Go encoder writes for an empty map: no labels, as before
         assertThat(LokiMetricAnswers.matrix(json(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":null,"
                 + "\"values\":[[1,\"1\"]]}]}}"))).singleElement().satisfies(s -> assertThat(s.labels()).isEmpty());
+    }
+
+    @Test
+    void aSampleValueSpelledAsOnlyJavaReadsIt_isABadResponseNamingTheSampleValue_inARangeAndAnInstantAnswer() {
+        for (String spelled : SampleSpellings.NOT_PROMETHEUS) {
+            refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[[1,\"" + spelled
+                    + "\"]]}]}}", BAD_RESPONSE, "sample value");
+            assertThatThrownBy(() -> LokiMetricAnswers.vector(json(SUCCESS + "\"data\":{\"resultType\":\"vector\",\"result\":[{"
+                    + "\"metric\":{},\"value\":[1,\"" + spelled + "\"]}]}}"))).as(spelled)
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage()).contains("NaN, +Inf or -Inf"));
+        }
     }
 
     @Test

@@ -40,6 +40,15 @@ class LokiTimestampsTest {
     }
 
     @Test
+    void aSignOrDigitsOnlyJavaReads_areRefused_asLokiWritesTimestampsWithAsciiDigitsAndAMinusAtMost() {
+        // Long.parseLong took each: a plus sign, Arabic-Indic and fullwidth digits (read as 15 and 12 nanoseconds)
+        for (String bad : new String[] {"+1500000000", "\u0661\u0665", "\uff11\uff12", "+99999999999999999999", "-", "+"}) {
+            assertThatThrownBy(() -> LokiConnector.instantOfNanos(bad)).as(bad).isInstanceOfSatisfying(ConnectorException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE)).hasMessageContaining("not nanoseconds");
+        }
+    }
+
+    @Test
     void anExponentSpelling_isRefusedAtOnce_insteadOfExpandedToMillionsOfDigits() {
         // nine bytes of a hostile answer once cost a minute and a half of CPU, per line, beyond any deadline
         assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.connectors.builtin.backend.SampleChecks;
+import dev.omcp.connectors.builtin.backend.SampleSpellings;
 import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
@@ -131,15 +132,14 @@ class PrometheusMatrixTest {
         List<Series> series = read("""
                 {"status":"success","data":{"resultType":"matrix","result":[
                   {"metric":{"job":"api","route":"/q\\"uote\\\\d\\nline"},"values":[[1795316400,"0.25"],[1795316415.5,"1e3"]]},
-                  {"metric":{},"values":[[1795316400,"NaN"],[1795316415,"+Inf"],[1795316430,"-Inf"],[1795316445,"Inf"]]}]}}
+                  {"metric":{},"values":[[1795316400,"NaN"],[1795316415,"+Inf"],[1795316430,"-Inf"]]}]}}
                 """);
         assertThat(series).hasSize(2);
         assertThat(series.get(0).labels()).isEqualTo(Map.of("job", "api", "route", "/q\"uote\\d\nline"));
         assertThat(series.get(0).epochMillis()).containsExactly(1795316400000L, 1795316415500L);
         assertThat(series.get(0).values()).containsExactly(0.25, 1000.0);
         assertThat(series.get(1).labels()).isEmpty();
-        assertThat(series.get(1).values()).containsExactly(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-                Double.POSITIVE_INFINITY);
+        assertThat(series.get(1).values()).containsExactly(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
     }
 
     @Test
@@ -210,16 +210,17 @@ class PrometheusMatrixTest {
     }
 
     @Test
-    void sampleValuesParseAsJavaDoesIncludingExponentsAndSpecials() throws ConnectorException {
+    void sampleValuesParseAsPrometheusWritesThem_includingExponentsAndSpecials() throws ConnectorException {
         Series s = read("""
                 {"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[
                   [1,"0.019885"],[2,"1e+06"],[3,"-3.5E-7"],[4,"42"],[5,"NaN"],[6,"+Inf"],[7,"-Inf"],[8,"0.1"],[9,"1.7976931348623157e308"]]}]}}
                 """).getFirst();
         assertThat(s.values()).containsExactly(0.019885, 1e6, -3.5e-7, 42.0, Double.NaN, Double.POSITIVE_INFINITY,
                 Double.NEGATIVE_INFINITY, 0.1, Double.MAX_VALUE);
-        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"\"]]}]}}", "[time, \"value\"] pair");
-        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"1.2.3\"]]}]}}", "[time, \"value\"] pair");
-        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"Inf2\"]]}]}}", "[time, \"value\"] pair");
+        for (String bad : new String[] {"", "1.2.3", "Inf2"}) {
+            refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"" + bad + "\"]]}]}}",
+                    "sample value that is not a number");
+        }
     }
 
     @Test
@@ -236,7 +237,8 @@ class PrometheusMatrixTest {
         refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1]]}]}}", "[time, \"value\"] pair");
         refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[\"1\",\"2\"]]}]}}", "[time, \"value\"] pair");
         refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,2]]}]}}", "[time, \"value\"] pair");
-        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"two\"]]}]}}", "[time, \"value\"] pair");
+        refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"two\"]]}]}}",
+                "sample value that is not a number");
         refused(SUCCESS + "\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"2\",3]]}]}}", "[time, \"value\"] pair");
         refused("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
     }
@@ -314,9 +316,21 @@ class PrometheusMatrixTest {
     void aValueBeyondTheRangeOfADouble_isABadResponse_notAnInfinityTheBackendNeverAnswered() throws ConnectorException {
         refused(matrix("[{\"metric\":{},\"values\":[[1,\"1e400\"]]}]"), "sample value out of range");
         refused(matrix("[{\"metric\":{},\"values\":[[1,\"-2.5E+309\"]]}]"), "sample value out of range");
-        // infinities spelled as such stay infinities, and a value too small for a double is zero, as in Prometheus' own reading
-        assertThat(read(matrix("[{\"metric\":{},\"values\":[[1,\"+Inf\"],[2,\"-Inf\"],[3,\"Infinity\"],[4,\"1e-400\"]]}]"))
-                .getFirst().values()).containsExactly(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0.0);
+        // infinities spelled as Prometheus spells them stay infinities, and a value too small for a double is zero, as in
+        // Prometheus' own reading
+        assertThat(read(matrix("[{\"metric\":{},\"values\":[[1,\"+Inf\"],[2,\"-Inf\"],[3,\"1e-400\"]]}]"))
+                .getFirst().values()).containsExactly(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0);
+    }
+
+    @Test
+    void aSampleValueSpelledAsOnlyJavaReadsIt_isABadResponseNamingTheSampleValue() {
+        for (String spelled : SampleSpellings.NOT_PROMETHEUS) {
+            assertThatThrownBy(() -> read(matrix("[{\"metric\":{},\"values\":[[1,\"" + spelled + "\"]]}]"))).as(spelled)
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+                        assertThat(e.getMessage()).contains("sample value").contains("NaN, +Inf or -Inf");
+                    });
+        }
     }
 
     @Test
