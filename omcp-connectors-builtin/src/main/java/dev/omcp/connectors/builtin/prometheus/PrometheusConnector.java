@@ -3,6 +3,7 @@ package dev.omcp.connectors.builtin.prometheus;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
+import dev.omcp.connectors.builtin.backend.LabelsLeftOut;
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
@@ -38,9 +39,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Prometheus (or Prometheus-compatible: Thanos, Mimir, VictoriaMetrics) source.
@@ -68,6 +72,7 @@ final class PrometheusConnector extends HttpBackendConnector
     /** The placeholders of a template ({@link CuratedMetrics}); any other text, braces included, is PromQL. */
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(container_selector|selector|window|range|by_le|by|label|service)}}");
     private static final String BACKEND = "Prometheus";
+    private static final Logger LOG = LoggerFactory.getLogger(PrometheusConnector.class);
     /**
      * Scrapes a rate window spans at least: rate() needs two samples in it, and a window of four
      * scrapes still has them when a scrape or two is missed or late (Grafana's $__rate_interval
@@ -79,6 +84,8 @@ final class PrometheusConnector extends HttpBackendConnector
     private final BackendServiceNames backendServiceNames;
     private final Map<String, String> templates;
     private final Duration shortestRateWindow;
+    /** Whether target label values that are not strings have been logged for this source ({@link #servicesOfTargets}). */
+    private final AtomicBoolean targetLabelsLogged = new AtomicBoolean();
 
     /** @param scrapeInterval how often the source's targets are scraped: a rate window holds at least four of its samples */
     PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
@@ -322,6 +329,10 @@ final class PrometheusConnector extends HttpBackendConnector
     /**
      * The services a targets answer names, with how many targets each has and how many are up; an
      * answer without status success is a {@link Kind#BAD_RESPONSE}, which leaves the services to label values.
+     * A target's label value that is not a string is left out of its labels, as the query readers leave
+     * it out of a series' ({@link LabelsLeftOut}): a target whose service label is one is listed by the
+     * next service label that is a string, or not at all. Prometheus writes every label value as a
+     * string, so the count is logged, once per source: a listing has no warnings to carry it to the agent.
      */
     private Map<String, Map<String, String>> servicesOfTargets(JsonObject targets) throws ConnectorException {
         BackendHttp.requireSuccess(targets, BACKEND);
@@ -331,10 +342,12 @@ final class PrometheusConnector extends HttpBackendConnector
         }
         Map<String, int[]> counts = new TreeMap<>();
         Map<String, String> labelOf = new TreeMap<>();
+        LabelsLeftOut leftOut = new LabelsLeftOut();
         for (JsonValue t : active) {
             if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
                 continue;
             }
+            labels.values().stream().filter(v -> !(v instanceof JsonString)).forEach(v -> leftOut.add());
             for (String label : serviceLabels.candidates()) {
                 if (labels.get(label) instanceof JsonString name) {
                     int[] c = counts.computeIfAbsent(name.getString(), k -> new int[2]);
@@ -346,6 +359,13 @@ final class PrometheusConnector extends HttpBackendConnector
                     break;
                 }
             }
+        }
+        if (leftOut.count() > 0 && targetLabelsLogged.compareAndSet(false, true)) {
+            LOG.warn("event=prometheus-target-labels-left-out source={} count={} effect=\"target label values that are not strings "
+                    + "were left out of the targets' labels; a target is listed by the next service label whose value is a string, "
+                    + "or not at all\" hint=\"Prometheus writes every label value as a string: check what answers at the source URL "
+                    + "(a proxy or an incompatible server?); logged once per source until it is reloaded or the gateway restarts\"",
+                    source().name(), leftOut.count());
         }
         counts.forEach((name, c) -> services.put(name, Map.of("label", labelOf.get(name), "targets", Integer.toString(c[0]),
                 "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));

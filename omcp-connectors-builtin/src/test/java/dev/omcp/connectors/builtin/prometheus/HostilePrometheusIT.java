@@ -86,6 +86,32 @@ class HostilePrometheusIT {
     }
 
     @Test
+    void targetLabelValuesThatAreNotStrings_areLeftOutCounted_andLoggedOncePerSource() throws Exception {
+        // the first target's job is a number: it is listed by the next service label that is a string, the second's not at all
+        ANSWERS.put("/api/v1/targets", """
+                {"status":"success","data":{"activeTargets":[
+                  {"labels":{"job":5,"service":"billing","instance":"a:9100"},"health":"up"},
+                  {"labels":{"job":{"x":1},"instance":["b"]},"health":"up"},
+                  {"labels":{"job":"api","instance":"c:9100"},"health":"down"}]}}
+                """);
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(PrometheusConnector.class);
+        var events = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+        events.start();
+        logger.addAppender(events);
+        try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
+            var services = fresh.listServices();
+            fresh.listServices();
+
+            assertThat(services).extracting(s -> s.name() + "=" + s.attributes().get("label") + "/" + s.attributes().get("targets"))
+                    .containsExactly("api=job/1", "billing=service/1");
+            assertThat(events.list).extracting(e -> e.getFormattedMessage()).singleElement().asString()
+                    .contains("event=prometheus-target-labels-left-out", "source=small", "count=3", "logged once");
+        } finally {
+            logger.detachAppender(events);
+        }
+    }
+
+    @Test
     void buildInfoWhoseDataIsNoObject_isStillAHealthCheckThatAnswers() {
         ANSWERS.put("/api/v1/status/buildinfo", "{\"status\":\"success\",\"data\":5}");
         Health health = connector.health();
