@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,20 +53,36 @@ public final class FanOut {
     }
 
     /**
-     * Calls {@code call} on every connector.
+     * Calls {@code call} on every connector; a connector's failure text is passed on cleaned but not
+     * redacted (see the other form).
      *
      * @param perBackend how long one source may take
      * @param overall how long the whole fan-out may take; sources still running then count as timed out
      * @return one outcome per source, in the order of {@code bound}
      */
     public static <C, R> List<Outcome<R>> call(List<Bound<C>> bound, Call<C, R> call, Duration perBackend, Duration overall) {
+        return call(bound, call, perBackend, overall, UnaryOperator.identity());
+    }
+
+    /**
+     * Calls {@code call} on every connector.
+     *
+     * @param perBackend how long one source may take
+     * @param overall how long the whole fan-out may take; sources still running then count as timed out
+     * @param redaction applied to a connector's own failure text before it is cleaned and cut ({@link #message}): a
+     *     connector may quote its backend, whose error page may echo the request's credentials
+     * @return one outcome per source, in the order of {@code bound}
+     */
+    public static <C, R> List<Outcome<R>> call(List<Bound<C>> bound, Call<C, R> call, Duration perBackend, Duration overall,
+            UnaryOperator<String> redaction) {
         Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(redaction, "redaction");
         long started = System.nanoTime();
         // Every call starts at about the same moment, so each one's timeout runs from then, not from
         // when its turn to be awaited comes: ten hung calls cost one timeout, not ten in a row.
         long end = started + Math.min(perBackend.toNanos(), overall.toNanos());
         if (bound.size() == 1 && bound.getFirst().connector().interruptible()) {
-            return List.of(callHere(bound.getFirst(), call, end));
+            return List.of(callHere(bound.getFirst(), call, end, redaction));
         }
         List<Future<R>> futures = new ArrayList<>();
         // Not try-with-resources: close() would wait for calls that overran their deadline.
@@ -84,7 +101,7 @@ public final class FanOut {
             });
             List<Outcome<R>> outcomes = new ArrayList<>();
             for (int i = 0; i < bound.size(); i++) {
-                outcomes.add(await(bound.get(i), futures.get(i), expired));
+                outcomes.add(await(bound.get(i), futures.get(i), expired, redaction));
             }
             return outcomes;
         } finally {
@@ -127,7 +144,7 @@ public final class FanOut {
     }
 
     /** Runs the one call on this thread; at {@code end} the timer interrupts it. */
-    private static <C, R> Outcome<R> callHere(Bound<C> b, Call<C, R> call, long end) {
+    private static <C, R> Outcome<R> callHere(Bound<C> b, Call<C, R> call, long end, UnaryOperator<String> redaction) {
         InterruptAtDeadline deadline = new InterruptAtDeadline(Thread.currentThread());
         DeadlineTimer.Armed armed = DeadlineTimer.SHARED.schedule(end, deadline::expire);
         Outcome<R> outcome;
@@ -135,7 +152,7 @@ public final class FanOut {
         try {
             outcome = new Outcome.Answered<>(b.source(), entered(b, call));
         } catch (ConnectorException e) {
-            outcome = failed(b.source(), e);
+            outcome = failed(b.source(), e, redaction);
         } catch (RuntimeException e) {
             outcome = unexpected(b.source(), e);
         } finally {
@@ -197,7 +214,7 @@ public final class FanOut {
                 "the connector failed unexpectedly (" + cause.getClass().getSimpleName() + ")");
     }
 
-    private static <C, R> Outcome<R> await(Bound<C> b, Future<R> future, AtomicBoolean expired) {
+    private static <C, R> Outcome<R> await(Bound<C> b, Future<R> future, AtomicBoolean expired, UnaryOperator<String> redaction) {
         String source = b.source();
         try {
             return recorded(b, new Outcome.Answered<>(source, future.get()), false);
@@ -212,7 +229,7 @@ public final class FanOut {
             return recorded(b, new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was interrupted"), true);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ConnectorException ce) {
-                return recorded(b, failed(source, ce), false);
+                return recorded(b, failed(source, ce, redaction), false);
             }
             return recorded(b, unexpected(source, e.getCause()), false);
         }
@@ -227,26 +244,34 @@ public final class FanOut {
             + "retrying will not help: ask the gateway's operator, whose log says why (event=source-egress-refused)";
 
     /**
-     * A connector's failure as the tool call reports it. An egress refusal's reason goes to the operator's log, and agents
-     * read only that the policy refused the source (see {@link #EGRESS_REFUSED_FOR_AGENTS}).
+     * A connector's failure as the tool call reports it, its text redacted. An egress refusal's reason goes to the
+     * operator's log, and agents read only that the policy refused the source (see {@link #EGRESS_REFUSED_FOR_AGENTS}).
      */
-    private static <R> Outcome<R> failed(String source, ConnectorException e) {
+    private static <R> Outcome<R> failed(String source, ConnectorException e, UnaryOperator<String> redaction) {
         if (e.kind() == ConnectorException.Kind.ADDRESS_REFUSED) {
-            EGRESS_REFUSALS.refused(source, message(e));
+            EGRESS_REFUSALS.refused(source, message(e, UnaryOperator.identity()));
             return new Outcome.Failed<>(source, e.kind(), EGRESS_REFUSED_FOR_AGENTS);
         }
-        return new Outcome.Failed<>(source, e.kind(), message(e));
+        return new Outcome.Failed<>(source, e.kind(), message(e, redaction));
     }
 
     /** Longest connector message passed on: enough for a backend's parse error with its position. */
     static final int MAX_MESSAGE_CHARS = 600;
 
     /**
+     * How much of a connector's message is redacted: all that {@link BackendText#clean} may show of it
+     * (its first {@value #MAX_MESSAGE_CHARS} times 8 characters, as runs of control characters shrink).
+     */
+    public static final int MESSAGE_EXAMINED_CHARS = MAX_MESSAGE_CHARS * 8;
+
+    /**
      * A connector's message as agents and logs get it. A plugin may quote its backend verbatim, so
      * the text is cleaned here for every connector, as the builtin ones clean theirs: one line, no
-     * URLs, bounded.
+     * URLs, bounded. It is redacted first, whole, so the cut cannot leave part of a secret that
+     * redaction would no longer recognise.
      */
-    static String message(ConnectorException e) {
-        return BackendText.clean(e.getMessage(), MAX_MESSAGE_CHARS);
+    static String message(ConnectorException e, UnaryOperator<String> redaction) {
+        String text = e.getMessage();
+        return BackendText.clean(text == null ? null : redaction.apply(text), MAX_MESSAGE_CHARS);
     }
 }

@@ -68,7 +68,8 @@ public final class Gathered<R> {
      * deadline: what is left of it for a tool that runs several fan-outs.
      */
     static <C, R> Gathered<R> from(Toolkit toolkit, List<Bound<C>> bound, FanOut.Call<C, R> call, Duration overall) {
-        return of(bound, FanOut.call(bound, call, toolkit.perSourceTimeout(), overall), i -> Optional.empty());
+        return of(bound, FanOut.call(bound, call, toolkit.perSourceTimeout(), overall, toolkit.failureRedaction()),
+                i -> Optional.empty());
     }
 
     /**
@@ -114,7 +115,7 @@ public final class Gathered<R> {
                 paired.add(b.carrying(new Heard<>(b.capability(), heard.get(i))));
             }
             List<FanOut.Outcome<R>> outcomes = FanOut.call(paired, h -> call.apply(h.capability(), h.last()), toolkit.perSourceTimeout(),
-                    overall);
+                    overall, toolkit.failureRedaction());
             return of(bound, outcomes, i -> heard.get(i).query());
         }
 

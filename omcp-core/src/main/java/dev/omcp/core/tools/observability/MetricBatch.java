@@ -102,7 +102,7 @@ public final class MetricBatch {
             }
         }
         List<FanOut.Outcome<MetricResult>> outcomes = FanOut.call(pairs, p -> p.metrics().queryMetrics(p.query()),
-                toolkit.perSourceTimeout(), overall);
+                toolkit.perSourceTimeout(), overall, toolkit.failureRedaction());
         List<Answer> answers = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
         PluginSeriesWindow window = new PluginSeriesWindow(shape.range(), shape.step());

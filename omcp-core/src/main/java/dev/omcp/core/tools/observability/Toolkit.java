@@ -6,6 +6,7 @@ import dev.omcp.core.analysis.history.HistoryLimits;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import dev.omcp.core.ipenrich.IpEnricher;
 import dev.omcp.core.redaction.Redactor;
+import dev.omcp.core.sources.FanOut;
 import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.sdk.connector.TracesCapability;
@@ -15,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * What every observability tool needs: the live sources, the clock, the time budget of a backend
@@ -118,6 +120,23 @@ public final class Toolkit {
     /** The redactor of PII and secrets. */
     public Redactor redactor() {
         return redactor;
+    }
+
+    /**
+     * What a source's own failure text goes through before a tool shows it ({@link FanOut}): the
+     * redaction of {@code query_logs} lines, unless it is off. A connector may quote its backend, and
+     * a backend's or its proxy's error page may echo the request's credentials or a user's address;
+     * every tool passes that text on, and not only {@code query_logs} redacts its whole answer.
+     * Only the start {@link FanOut#message} may show is examined, and an ellipsis marks the rest.
+     */
+    public UnaryOperator<String> failureRedaction() {
+        if (!redactionEnabled) {
+            return UnaryOperator.identity();
+        }
+        return text -> {
+            Redactor.HeadRedaction head = redactor.redactHead(text, FanOut.MESSAGE_EXAMINED_CHARS);
+            return head.whole() ? head.text() : head.text() + "…";
+        };
     }
 
     /** The IP enricher of {@code enrich_ips} (offline dataset, optional RDAP fallback). */

@@ -371,6 +371,17 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aFailingSourcesMessage_isRedactedLikeLogLines_beforeAnAgentReadsIt() {
+        // a proxy in front of Prometheus that echoes the request's credentials in its refusal
+        FakeMetricsBackend bad = new FakeMetricsBackend("prom-b").failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                "Prometheus answered 403: api_key=AKIAQWERTYUIOPASDFGH1 denied for ops@example.com"));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(bad)), "{\"service\":\"api\",\"metric\":\"cpu\"}");
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("error"))
+                .startsWith("Prometheus answered 403: ").contains("[REDACTED:", "[REDACTED:email]")
+                .doesNotContain("AKIAQWERTYUIOPASDFGH1", "ops@example.com");
+    }
+
+    @Test
     void oneHangingSourceOfThreeCostsOnlyItsTimeoutAndTheAnswerIsPartial() {
         FakeMetricsBackend a = new FakeMetricsBackend("prom-a").serve("api", "cpu", noisy(1, 0.1));
         FakeMetricsBackend b = new FakeMetricsBackend("prom-b").serve("api", "cpu", noisy(2, 0.1));

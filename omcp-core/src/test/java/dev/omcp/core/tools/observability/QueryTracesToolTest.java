@@ -224,6 +224,30 @@ class QueryTracesToolTest {
         assertThat(result.getJsonArray("sources").getValuesAs(JsonString::getString)).containsExactly("zipkin");
     }
 
+    /** A proxy in front of Tempo that echoes the request's credentials in its error page. */
+    private static final String LEAKING_REFUSAL = "Tempo answered HTTP 401: token rejected for Authorization: Bearer "
+            + "s3cr3t-tempo-token-0123456789 (user ops@example.com from 10.20.30.40), password=hunter2-tempo";
+
+    @Test
+    void aFailingSourcesMessage_isRedactedLikeLogLines_beforeAnAgentReadsIt() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(ScriptedConnector.unavailable(LEAKING_REFUSAL)))
+                .add("zipkin", new ScriptedConnector().traces(List.of(trace("1", 100, false))));
+        String error = structured(call(tool(sources), "{\"service\":\"checkout\"}")).getJsonArray("errors").getString(0);
+        assertThat(error).startsWith("tempo: Tempo answered HTTP 401: token rejected for Authorization: ")
+                .contains("[REDACTED:bearer_token]", "[REDACTED:email]", "[REDACTED:ipv4]", "[REDACTED:secret]")
+                .doesNotContain("s3cr3t-tempo-token", "ops@example.com", "10.20.30.40", "hunter2");
+    }
+
+    @Test
+    void withRedactionOff_aFailingSourcesMessage_isShownAsTheSourceSaidIt() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(ScriptedConnector.unavailable(LEAKING_REFUSAL)));
+        QueryTracesTool unredacted = new QueryTracesTool(Toolkit.builder(sources.registry(), clock).redaction(false).build());
+        assertThat(structured(call(unredacted, "{\"service\":\"checkout\"}")).getJsonArray("errors").getValuesAs(JsonString::getString))
+                .containsExactly("tempo: " + LEAKING_REFUSAL);
+    }
+
     @Test
     void aSourceThatAnsweredWithoutSomeOfItsTraces_saysWhichInBackendWarnings_andIsNotAFailure() {
         String gone = "1 trace the search found was gone when fetched (HTTP 404: expired or compacted away since) and left out: "
