@@ -5,10 +5,9 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.text.BackendText;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonStructure;
+import jakarta.json.stream.JsonParser;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -51,8 +50,9 @@ import java.util.regex.Pattern;
  * connection is {@code UNAVAILABLE}; HTTP 401 and 403 are {@code UNAUTHORIZED}, other 4xx
  * {@code BAD_QUERY}, 5xx {@code UNAVAILABLE}, each quoting the start of what the backend said (one
  * line, URLs removed); a redirect (never followed), an answer over the bound, or one that is not
- * the JSON asked for is {@code BAD_RESPONSE}. An answer the gateway's memory budget for answers in
- * flight ({@link ConnectorContext#answerBudget()}) has no room for is refused while it arrives, as
+ * the JSON asked for is {@code BAD_RESPONSE}: so is an answer with anything but whitespace after its
+ * JSON, and one that is an HTML page (a proxy's or a login page) is named as one, never quoted.
+ * An answer the gateway's memory budget for answers in flight ({@link ConnectorContext#answerBudget()}) has no room for is refused while it arrives, as
  * {@code UNAVAILABLE} with a message that says to narrow the query or retry; the answer's bytes
  * stay reserved until it has been parsed.
  */
@@ -159,13 +159,44 @@ public final class BackendApi {
     }
 
     private <T> T parsed(byte[] answer, StructureReader<T> reader) throws ConnectorException {
+        return reader.read(whole(answer));
+    }
+
+    /**
+     * The answer as one JSON object or array. Anything but whitespace after it is refused: two
+     * answers run together, or a proxy's text after one, are not the answer asked for, though a
+     * reader would read the first alone. The parser's own message is never passed on: it may quote
+     * the backend's text.
+     */
+    private JsonStructure whole(byte[] answer) throws ConnectorException {
         JsonStructure parsed;
-        try (JsonReader json = Jsonp.reader(new ByteArrayInputStream(answer))) {
-            parsed = json.read();
-        } catch (JsonException e) {
-            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
+        try (JsonParser json = Jsonp.parser(new ByteArrayInputStream(answer))) {
+            JsonParser.Event first = json.hasNext() ? json.next() : null;
+            if (first != JsonParser.Event.START_OBJECT && first != JsonParser.Event.START_ARRAY) {
+                throw notJson(answer);
+            }
+            parsed = (JsonStructure) json.getValue();
+            boolean more;
+            try {
+                more = json.hasNext();
+            } catch (RuntimeException e) {
+                more = true; // text after the answer that is not even JSON
+            }
+            if (more) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered more after its JSON (two "
+                        + "answers run together, or text after one); the gateway reads only a whole, single answer");
+            }
+        } catch (RuntimeException e) {
+            // not JSON, cut short, nested deeper than Jsonp.MAX_DEPTH, or a number longer than the parser reads
+            throw notJson(answer);
         }
-        return reader.read(parsed);
+        return parsed;
+    }
+
+    /** The failure for an answer that is not JSON; an HTML page (a login page, a proxy) is named as one, never quoted. */
+    private ConnectorException notJson(byte[] answer) {
+        return new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON"
+                + (BackendText.looksLikeHtml(answer) ? ": " + BackendText.HTML_HINT : ""));
     }
 
     /**

@@ -7,6 +7,8 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.spi.JsonProvider;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
 import java.io.Reader;
 import java.io.StringReader;
 import java.util.HashMap;
@@ -38,6 +40,7 @@ public final class Jsonp {
     public static final int MAX_DEPTH = 256;
     private static final String MAX_DEPTH_SETTING = "org.eclipse.parsson.maxDepth";
     private static final JsonReaderFactory READERS = readerFactory(Map.of());
+    private static final JsonParserFactory PARSERS = PROVIDER.createParserFactory(Map.of(MAX_DEPTH_SETTING, MAX_DEPTH));
 
     private Jsonp() {}
 
@@ -99,6 +102,17 @@ public final class Jsonp {
     /** A reader over {@code text} with default settings. */
     public static JsonReader reader(String text) {
         return READERS.createReader(new StringReader(text));
+    }
+
+    /**
+     * A streaming parser over UTF-8 (or UTF-16/32, detected) bytes that stops at {@link #MAX_DEPTH}
+     * levels, for a caller that must see what follows a value (a reader reads {@code {} {}} as its
+     * first object alone). Unlike the readers, it fails as Parsson does: a
+     * {@link jakarta.json.JsonException} for text that is not JSON, a plain {@code RuntimeException}
+     * for text nested too deeply or a number too long; catch both.
+     */
+    public static JsonParser parser(java.io.InputStream in) {
+        return PARSERS.createParser(in);
     }
 
     /**

@@ -14,7 +14,24 @@ public final class BackendText {
     /** A URL: matched only from a start {@link #withoutUrls} picked, never searched for from every position. */
     private static final Pattern URL_AT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
+    /**
+     * What an HTML page where a backend's JSON was expected most likely is, and what to check: a 200
+     * answer of a proxy or login page in front of the backend. A message adds it when
+     * {@link #looksLikeHtml} and never quotes the page, which may carry anything (a token in a form).
+     */
+    public static final String HTML_HINT = "an HTML page: a login page or proxy in front of the backend? check the source URL and "
+            + "its credentials";
+
     private BackendText() {}
+
+    /** Whether {@code body}'s first byte after whitespace (and a UTF-8 byte order mark) is {@code <}: an HTML page, not JSON. */
+    public static boolean looksLikeHtml(byte[] body) {
+        int i = body.length >= 3 && (body[0] & 0xFF) == 0xEF && (body[1] & 0xFF) == 0xBB && (body[2] & 0xFF) == 0xBF ? 3 : 0;
+        while (i < body.length && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n')) {
+            i++;
+        }
+        return i < body.length && body[i] == '<';
+    }
 
     /**
      * One line (control, format and line-separator characters become a space), URLs replaced by

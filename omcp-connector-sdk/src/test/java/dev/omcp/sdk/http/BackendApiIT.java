@@ -54,6 +54,13 @@ class BackendApiIT {
         server.createContext("/", exchange -> answer(exchange, 200, "{\"outside\":\"the API\"}"));
         server.createContext("/prefix/http:", exchange -> answer(exchange, 200, exchange.getRequestURI().getRawPath()));
         server.createContext("/prefix/api/garbage", exchange -> answer(exchange, 200, "<html>not json"));
+        server.createContext("/prefix/api/login-page", exchange -> answer(exchange, 200,
+                "\n  <!DOCTYPE html><html><form><input type=hidden name=csrf value=s3cr3t-form-token></form></html>"));
+        server.createContext("/prefix/api/two-answers", exchange -> answer(exchange, 200, "{\"traces\":[]} {\"traces\":[1]}"));
+        server.createContext("/prefix/api/text-after", exchange -> answer(exchange, 200, "[1,2]\n<html>proxy footer</html>"));
+        server.createContext("/prefix/api/whitespace-after", exchange -> answer(exchange, 200, "[1,2]\r\n\t \n"));
+        server.createContext("/prefix/api/deep", exchange -> answer(exchange, 200, "[".repeat(1_000) + "]".repeat(1_000)));
+        server.createContext("/prefix/api/long-number", exchange -> answer(exchange, 200, "[1" + "0".repeat(2000) + "]"));
         server.createContext("/prefix/api/huge", exchange -> answer(exchange, 200, "x".repeat(MAX + 1)));
         server.createContext("/prefix/api/status", exchange -> {
             int status = Integer.parseInt(exchange.getRequestURI().getQuery().substring("code=".length()));
@@ -216,6 +223,31 @@ class BackendApiIT {
     void answersThatAreNotTheJsonAskedFor_areBadResponses() {
         assertFailure(() -> api().getJson("api/garbage", Map.of()), Kind.BAD_RESPONSE, "Tracer answered something that is not JSON");
         assertFailure(() -> api().getObject("api/array", Map.of()), Kind.BAD_RESPONSE, "not a JSON object");
+    }
+
+    @Test
+    void anHtmlPageWhereJsonWasExpected_isNamedAsOne_withTheLikelyCause_andNeverQuoted() {
+        assertThatThrownBy(() -> api().getJson("api/login-page", Map.of())).isInstanceOf(ConnectorException.class)
+                .hasMessage("Tracer answered something that is not JSON: an HTML page: a login page or proxy in front of the backend? "
+                        + "check the source URL and its credentials")
+                .satisfies(e -> assertThat(((ConnectorException) e).kind()).isEqualTo(Kind.BAD_RESPONSE));
+    }
+
+    @Test
+    void anythingButWhitespaceAfterTheAnswer_isABadResponse_notTheFirstAnswerAlone() throws Exception {
+        // two answers run together, or text after one: the answer is not the one asked for
+        assertFailure(() -> api().getJson("api/two-answers", Map.of()), Kind.BAD_RESPONSE, "Tracer answered more after its JSON "
+                + "(two answers run together, or text after one)");
+        assertFailure(() -> api().getJson("api/text-after", Map.of()), Kind.BAD_RESPONSE, "Tracer answered more after its JSON");
+        assertFailure(() -> api().getJsonIfFound("api/two-answers", Map.of(), answer -> answer), Kind.BAD_RESPONSE,
+                "Tracer answered more after its JSON");
+        assertThat(api().getJson("api/whitespace-after", Map.of()).toString()).isEqualTo("[1,2]");
+    }
+
+    @Test
+    void jsonBeyondWhatTheGatewayReads_isABadResponse_notARuntimeException() {
+        assertFailure(() -> api().getJson("api/deep", Map.of()), Kind.BAD_RESPONSE, "Tracer answered something that is not JSON");
+        assertFailure(() -> api().getJson("api/long-number", Map.of()), Kind.BAD_RESPONSE, "Tracer answered something that is not JSON");
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.text.BackendText;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -211,19 +212,7 @@ public final class BackendJson {
      */
     public static ConnectorException notAnObject(String backend, byte[] body) {
         return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object"
-                + (looksLikeHtml(body) ? ": " + HTML_HINT : ""));
-    }
-
-    /** What an HTML page where JSON was expected most likely means, and what to check. */
-    static final String HTML_HINT = "an HTML page: a login page or proxy in front of the backend? check the source URL and its credentials";
-
-    /** Whether the first byte after whitespace (and a byte order mark) is {@code <}. */
-    private static boolean looksLikeHtml(byte[] body) {
-        int i = body.length >= 3 && (body[0] & 0xFF) == 0xEF && (body[1] & 0xFF) == 0xBB && (body[2] & 0xFF) == 0xBF ? 3 : 0;
-        while (i < body.length && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n')) {
-            i++;
-        }
-        return i < body.length && body[i] == '<';
+                + (BackendText.looksLikeHtml(body) ? ": " + BackendText.HTML_HINT : ""));
     }
 
     /**
