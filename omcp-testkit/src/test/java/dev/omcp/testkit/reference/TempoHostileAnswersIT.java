@@ -13,6 +13,7 @@ import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
 import dev.omcp.testkit.connector.TestConnectorContext;
@@ -236,6 +237,26 @@ class TempoHostileAnswersIT {
         answers.put("/metrics", "{\"batches\":[]}");
         assertBadResponse("'traceID' that is not a trace id");
         assertThat(requests).noneMatch(r -> r.startsWith("/metrics") || r.startsWith("/api/traces"));
+    }
+
+    @Test
+    void aTraceListThatIsNotAList_isABadResponse_notAnEmptyAnswer() throws Exception {
+        answers.put("/api/search", "{\"traces\":{\"traceID\":\"" + ID + "\"}}");
+        assertBadResponse("Tempo's search answered 'traces' that is not a JSON array");
+    }
+
+    @Test
+    void hitsWithoutATraceId_areLeftOut_countedInAWarning_whileTheOthersAreAnswered() throws Exception {
+        answers.put("/api/search", """
+                {"traces":[{"traceID":"%s","rootServiceName":"checkout","serviceStats":{"checkout":{"spanCount":2}}},
+                 "not a hit",{"traceID":12345,"rootServiceName":"checkout"},{"rootServiceName":"checkout"},{"traceID":""}]}
+                """.formatted(ID));
+        try (Connector connector = connect()) {
+            TraceResult result = ((TracesCapability) connector).searchTraces(query());
+            assertThat(result.traces()).extracting(TraceSummary::traceId).containsExactly(ID);
+            assertThat(result.warnings()).containsExactly("4 search hits were left out: not an object, or without a 'traceID' "
+                    + "string (a broken answer, or something other than Tempo's search API at the source URL)");
+        }
     }
 
     @Test

@@ -97,7 +97,8 @@ public final class QueryTracesTool extends ObservabilityTool {
                                             .add("warnings", Jsonp.object().add("type", "array")
                                                     .add("items", Jsonp.object().add("type", "string")))))
                             .add("description", "Present only when a source answered without some of its traces (Tempo: "
-                                    + "traces its search found but that were gone when fetched, named by id)."))
+                                    + "traces its search found but that were gone when fetched, named by id, and search hits without a "
+                                    + "trace id, counted)."))
                     .add("note", Jsonp.object().add("type", "string")),
                     List.of("service", "duration", "sources", "summary", "traces"))),
             ToolAnnotations.readOnlyQuery());

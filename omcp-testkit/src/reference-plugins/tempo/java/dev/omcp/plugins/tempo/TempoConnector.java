@@ -133,15 +133,16 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         params.put("limit", Integer.toString(query.limit()));
         JsonObject answer = search(params);
         List<JsonObject> found = new ArrayList<>();
-        if (answer.get("traces") instanceof JsonArray traces) {
-            for (JsonValue trace : traces) {
-                if (trace instanceof JsonObject object && !object.getString("traceID", "").isEmpty()) {
-                    traceId(object); // checked before any is fetched: the id becomes part of a request path
-                    found.add(object);
-                }
-                if (found.size() == query.limit()) {
-                    break;
-                }
+        int withoutId = 0;
+        for (JsonValue trace : hits(answer)) {
+            if (found.size() == query.limit()) {
+                break;
+            }
+            if (trace instanceof JsonObject object && object.get("traceID") instanceof JsonString id && !id.getString().isEmpty()) {
+                traceId(object); // checked before any is fetched: the id becomes part of a request path
+                found.add(object);
+            } else {
+                withoutId++;
             }
         }
         List<Optional<SearchStats>> stats = found.stream().map(SearchStats::of).toList();
@@ -169,7 +170,30 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
             }
         }
         summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
-        return new TraceResult(summaries, gone.isEmpty() ? List.of() : List.of(goneWarning(gone)));
+        List<String> warnings = new ArrayList<>();
+        if (withoutId > 0) {
+            warnings.add(withoutId + (withoutId == 1 ? " search hit was" : " search hits were") + " left out: not an object, or "
+                    + "without a 'traceID' string (a broken answer, or something other than Tempo's search API at the source URL)");
+        }
+        if (!gone.isEmpty()) {
+            warnings.add(goneWarning(gone));
+        }
+        return new TraceResult(summaries, warnings);
+    }
+
+    /**
+     * The search's hits: none when {@code traces} is absent (protobuf's JSON leaves out an empty list);
+     * a {@code traces} of another type is a BAD_RESPONSE, not an answer that found nothing.
+     */
+    private static JsonArray hits(JsonObject answer) throws ConnectorException {
+        JsonValue traces = answer.get("traces");
+        if (traces == null || traces.getValueType() == JsonValue.ValueType.NULL) {
+            return JsonValue.EMPTY_JSON_ARRAY;
+        }
+        if (traces instanceof JsonArray list) {
+            return list;
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo's search answered 'traces' that is not a JSON array");
     }
 
     /**
