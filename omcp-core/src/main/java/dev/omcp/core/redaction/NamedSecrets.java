@@ -181,7 +181,7 @@ final class NamedSecrets {
             boolean encoded = s.charAt(p) == '%';
             boolean unicode = s.charAt(p) == '\\';
             int keyEnd = p;
-            while (keyEnd > 0 && s.charAt(keyEnd - 1) == ' ') {
+            while (keyEnd > 0 && blank(s.charAt(keyEnd - 1))) {
                 keyEnd--;
             }
             boolean quotedKey = keyEnd > 0 && (s.charAt(keyEnd - 1) == '"' || s.charAt(keyEnd - 1) == '\'');
@@ -208,7 +208,7 @@ final class NamedSecrets {
                 continue;
             }
             int v = p + separatorLength(s, p);
-            while (v < n && s.charAt(v) == ' ') {
+            while (v < n && blank(s.charAt(v))) {
                 v++;
             }
             if (encoded && encodedQuote > 0 && s.startsWith(s.substring(keyEnd, keyEnd + encodedQuote), v)) {
@@ -274,9 +274,7 @@ final class NamedSecrets {
             }
             int valueEnd;
             if (quote != 0) {
-                while (v < n && s.charAt(v) != quote && v - valueStart < MAX_QUOTED_VALUE) {
-                    v++;
-                }
+                v = quotedValueClose(s, v, quote, escapes);
                 valueEnd = v;
                 // the closing quote is escaped as the opening one was: its backslashes are syntax, not the value
                 for (int k = 0; k < escapes && valueEnd > valueStart && s.charAt(valueEnd - 1) == '\\'; k++) {
@@ -748,12 +746,12 @@ final class NamedSecrets {
         while (w < n && w - v <= MAX_SCHEME && (letter(s.charAt(w)) || digit(s.charAt(w)) || s.charAt(w) == '-')) {
             w++;
         }
-        if (w >= n || s.charAt(w) != ' ') {
+        if (w >= n || !blank(s.charAt(w))) {
             boolean alone = w >= n || valueEnd(s.charAt(w)) || s.charAt(w) == quote;
             return alone && schemeName(s, v, w) ? -1 : v;
         }
         int c = w;
-        while (c < n && s.charAt(c) == ' ') {
+        while (c < n && blank(s.charAt(c))) {
             c++;
         }
         if (c >= n || valueEnd(s.charAt(c)) || s.charAt(c) == quote) {
@@ -953,6 +951,33 @@ final class NamedSecrets {
 
     private static boolean digit(char c) {
         return c >= '0' && c <= '9';
+    }
+
+    /** A space or a tab: what may stand between a name, its separator, its value and an Authorization scheme. */
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t';
+    }
+
+    /**
+     * Where the quoted value starting at {@code from} ends: at its closing quote, not at an escaped one inside it
+     * ({@code "hun\"ter2"}), or after {@link #MAX_QUOTED_VALUE} characters. The value's quotes are preceded by
+     * {@code escapes} backslashes (1 in JSON escaped inside a JSON string, 3 a layer deeper): such text escapes
+     * each backslash and quote of the layer inside it again, so a run of {@code b} backslashes before a quote closes
+     * the value exactly when {@code (b + 1) / (escapes + 1)} is a whole odd number.
+     */
+    private static int quotedValueClose(String s, int from, char quote, int escapes) {
+        int n = s.length();
+        int run = 0;
+        int v = from;
+        while (v < n && v - from < MAX_QUOTED_VALUE) {
+            char c = s.charAt(v);
+            if (c == quote && (run + 1) % (escapes + 1) == 0 && (run + 1) / (escapes + 1) % 2 == 1) {
+                return v;
+            }
+            run = c == '\\' ? run + 1 : 0;
+            v++;
+        }
+        return v;
     }
 
     private static boolean valueEnd(char c) {

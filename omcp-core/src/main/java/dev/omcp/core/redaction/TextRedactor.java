@@ -129,6 +129,38 @@ final class TextRedactor {
         if (s.isEmpty()) {
             return s;
         }
+        if (s.indexOf(TerminalCodes.ESC) >= 0) {
+            return redactColoured(s, counts);
+        }
+        return redactPlainLine(s, counts);
+    }
+
+    /**
+     * A line holding terminal codes ({@link TerminalCodes}): read without them first, as the codes glued to a token
+     * or a name hide it from the detectors; what that finds is shown without the codes. A line in which that finds
+     * nothing is redacted as it is, so nothing the codes' characters spell is shown that was hidden before.
+     */
+    private String redactColoured(String s, int[] counts) {
+        TerminalCodes.Stripped plain = TerminalCodes.strip(s);
+        boolean tracked = counts.length > POSITION && counts[POSITION] >= 0;
+        int mark = tracked ? counts[POSITION] : -1;
+        if (tracked) {
+            counts[POSITION] = plain.position(mark);
+        }
+        String redacted = redactPlainLine(plain.text(), counts);
+        if (!redacted.equals(plain.text())) {
+            return redacted;
+        }
+        if (tracked) {
+            counts[POSITION] = mark;
+        }
+        return redactPlainLine(s, counts);
+    }
+
+    private String redactPlainLine(String s, int[] counts) {
+        if (s.isEmpty()) {
+            return s;
+        }
         Hints h = Hints.of(s);
         String out = s;
         if (h.percent && out.contains(UrlEncoded.TOO_DEEP)) {
