@@ -255,6 +255,33 @@ class SourcesWiringIT {
     }
 
     @Test
+    void removingASourceThatASkippedEntryOfTheFileWouldBringBack_isAConflict_namingTheEntryAndWhatToDo(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("sources.yaml");
+        String text = """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: http://127.0.0.1:1
+                  - name: prom
+                    type: prometheus
+                    url: http://127.0.0.1:2
+                """;
+        Files.writeString(file, text);
+        try (GatewayAssembly gateway = start(Map.of("CONFIG_PATH", file.toString(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"))) {
+            HttpResponse<String> delete = call(gateway, "DELETE", "/api/sources/prom", null);
+
+            // before: 503, which tells a client to try again later, though only fixing the file helps
+            assertThat(delete.statusCode()).as(delete.body()).isEqualTo(409);
+            assertThat(delete.body()).contains("\"code\":\"OMCP_SOURCE_CONFLICT\"", "sources entry 2 (line 5)", "'prom'",
+                    "delete or rename that entry", "restart the gateway").doesNotContain("127.0.0.1:2");
+            assertThat(call(gateway, "GET", "/api/sources/prom", null).body()).contains("\"status\":\"connected\"",
+                    "\"endpoint\":\"http://127.0.0.1:1\"");
+            assertThat(Files.readString(file)).isEqualTo(text);
+        }
+    }
+
+    @Test
     void environmentUrlsMakeSourcesWhenThereIsNoFile() throws Exception {
         try (LokiFake loki = new LokiFake()) {
             try (GatewayAssembly gateway = start(Map.of("LOGS_URL", loki.url(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"))) {

@@ -3,7 +3,6 @@ package dev.omcp.core.sources;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.egress.EgressPolicy;
-import dev.omcp.ports.egress.EgressVerdict;
 import dev.omcp.ports.egress.HostResolver;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.sources.ConnectorContexts;
@@ -38,8 +37,6 @@ import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonObject;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,6 +60,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +72,14 @@ import org.slf4j.LoggerFactory;
  * serialized; each creates the new connector first, then persists, then swaps the snapshot and
  * retires the old connector, so a failure at any step leaves the previous state intact. A retired
  * connector is closed once the calls running on it end ({@link ConnectorUse}).
+ *
+ * <p>An API change connects without holding the lock: judging its URL resolves the host name, and building its
+ * context and connector may take as long as the factory timeout, which would otherwise hold every other change (and
+ * {@link #close()}) that long. It is checked under the lock against the source as it stood ({@link Plan}), connected
+ * outside it, and made under the lock only when that source is still the same object and its connector type the one
+ * loaded; else what it connected is closed and it is checked again against the source as it now stands, so two changes
+ * of one source end as if made one after the other. After {@link #UNLOCKED_ATTEMPTS} lost races a change connects
+ * holding the lock, so it cannot lose again.
  *
  * <p>Life cycle: {@link #start()} once, then reads and changes, then {@link #close()}. Before
  * {@code start()} the registry serves no source and refuses changes, which would otherwise
@@ -99,12 +105,19 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     public static final String NAME_UNCHECKED_FOR_AGENTS = "the gateway cannot check this source's backend host name against "
             + "its egress policy because its egress resolver is not installed, so it does not connect to the source; retrying "
             + "will not help: ask the gateway's operator to install it, whose log says how (event=source-url-rejected)";
+    /**
+     * What {@link #listForAgents} says of a source named by host whose check against the egress rules failed: the gateway's
+     * egress resolver threw (a bug of an embedding service's resolver, a security manager's refusal), so no address was
+     * judged and the source is not connected. The exception is the operator's, in the log.
+     */
+    public static final String RESOLVER_FAILED_FOR_AGENTS = "the gateway could not check this source's backend host name against "
+            + "its egress policy because its egress resolver failed, so it does not connect to the source; ask the gateway's "
+            + "operator, whose log says why (event=egress-resolver-failed)";
 
     private final ConnectorCatalog catalog;
     private final ConnectorContexts contexts;
     private final SourceStore store;
-    private final EgressPolicy egress;
-    private final HostResolver resolver;
+    private final EgressAdmission admission;
     private final Duration factoryTimeout;
     private final ConnectorClosing closing;
     private final Clock clock;
@@ -145,6 +158,11 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         /** A source not connected because the egress rules refuse its backend's address. */
         static LiveSource egressRefused(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
             return egressFailed(definition, type, reason, EGRESS_REFUSED_FOR_AGENTS);
+        }
+
+        /** A source not connected because the egress resolver threw when asked for its backend's host name. */
+        static LiveSource resolverFailed(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
+            return egressFailed(definition, type, reason, RESOLVER_FAILED_FOR_AGENTS);
         }
 
         /** A source not connected because the gateway cannot check its backend's host name against the egress rules. */
@@ -206,8 +224,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.contexts = Objects.requireNonNull(contexts, "contexts");
         this.store = Objects.requireNonNull(store, "store");
-        this.egress = Objects.requireNonNull(egress, "egress");
-        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.admission = new EgressAdmission(egress, resolver);
         this.factoryTimeout = Objects.requireNonNull(factoryTimeout, "factoryTimeout");
     }
 
@@ -419,37 +436,37 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      */
     @Override
     public SourceOutcome add(SourceDraft draft, Principal caller) {
-        changes.lock();
-        try {
-            requireStarted();
-            LiveSource taken = live.get(draft.name());
-            if (taken != null) {
-                return refused(SourceOutcome.EXISTS, taken(draft.name(), taken.visibleTo(caller.tenant(), true)));
-            }
-            Map<String, String> paths = SecretSettings.filePaths(draft.settings());
-            if (!paths.isEmpty()) {
-                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(List.copyOf(paths.keySet())) + " name files on the "
-                        + "gateway host; those are accepted only in the sources file. Send the PEM or token inline");
-            }
-            // only a value that is the mask itself: a password that merely contains it is a password (as in update)
-            List<String> masks = SecretSettings.masks(draft.settings());
-            if (!masks.isEmpty()) {
-                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(masks) + " are masked, but a new source has no "
-                        + "stored secret to keep; send the secrets themselves");
-            }
-            Optional<SourceOutcome.Refused> blank = blankUrl(draft, false);
-            if (blank.isPresent()) {
-                return blank.get();
-            }
-            Object built = definition(draft, draft.url().map(String::strip).orElse(""), draft.settings(), caller,
-                    SourceDefinition.Origin.API);
-            if (built instanceof SourceOutcome.Refused r) {
-                return r;
-            }
-            return commit((SourceDefinition) built, Optional.empty());
-        } finally {
-            changes.unlock();
+        return change(() -> planAdd(draft, caller));
+    }
+
+    /** Checks an add against the registry as it stands: a {@link Plan}, or the refusal. Under the lock. */
+    private Object planAdd(SourceDraft draft, Principal caller) {
+        requireStarted();
+        LiveSource taken = live.get(draft.name());
+        if (taken != null) {
+            return refused(SourceOutcome.EXISTS, taken(draft.name(), taken.visibleTo(caller.tenant(), true)));
         }
+        Map<String, String> paths = SecretSettings.filePaths(draft.settings());
+        if (!paths.isEmpty()) {
+            return refused(SourceOutcome.INVALID, "settings " + quotedPaths(List.copyOf(paths.keySet())) + " name files on the "
+                    + "gateway host; those are accepted only in the sources file. Send the PEM or token inline");
+        }
+        // only a value that is the mask itself: a password that merely contains it is a password (as in update)
+        List<String> masks = SecretSettings.masks(draft.settings());
+        if (!masks.isEmpty()) {
+            return refused(SourceOutcome.INVALID, "settings " + quotedPaths(masks) + " are masked, but a new source has no "
+                    + "stored secret to keep; send the secrets themselves");
+        }
+        Optional<SourceOutcome.Refused> blank = blankUrl(draft, false);
+        if (blank.isPresent()) {
+            return blank.get();
+        }
+        Object built = definition(draft, draft.url().map(String::strip).orElse(""), draft.settings(), caller,
+                SourceDefinition.Origin.API);
+        if (built instanceof SourceOutcome.Refused r) {
+            return r;
+        }
+        return new Plan((SourceDefinition) built, Optional.empty());
     }
 
     /**
@@ -459,75 +476,175 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      */
     @Override
     public SourceOutcome update(String name, SourceDraft draft, Principal caller, SourcePrecondition precondition) {
+        return change(() -> planUpdate(name, draft, caller, precondition));
+    }
+
+    /** Checks a change against the source as it is stored now: a {@link Plan}, or the refusal. Under the lock. */
+    private Object planUpdate(String name, SourceDraft draft, Principal caller, SourcePrecondition precondition) {
+        requireStarted();
+        LiveSource current = live.get(name);
+        if (current == null || !current.visibleTo(caller.tenant(), true)) {
+            return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
+        }
+        if (!draft.name().equals(name)) {
+            return refused(SourceOutcome.INVALID, "the body names source '" + draft.name() + "' but the path names '"
+                    + name + "'; sources cannot be renamed, add a new one and remove the old");
+        }
+        // under the lock, before anything is checked against the stored source: of two changes made on
+        // the same version only the first is made, and the second is told so rather than judged on a
+        // source its sender never read
+        SourceView seen = view(current);
+        if (!precondition.acceptsVersionOf(seen)) {
+            return stale("update", name, seen, caller);
+        }
+        List<String> problems = precondition.problems().apply(seen);
+        if (!problems.isEmpty()) {
+            return refused(SourceOutcome.INVALID, String.join("; ", problems));
+        }
+        Optional<SourceOutcome.Refused> blank = blankUrl(draft, true);
+        if (blank.isPresent()) {
+            return blank.get();
+        }
+        SourceConfig old = current.definition().config();
+        SecretSettings.Unmasked unmasked = SecretSettings.unmask(draft.settings(), old.settings());
+        JsonObject settings = unmasked.settings();
+        List<String> unresolved = unmasked.unresolved();
+        if (!unresolved.isEmpty()) {
+            return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unresolved) + " are masked but the source has no "
+                    + "stored value there; send the secret itself");
+        }
+        Map<String, String> oldPaths = SecretSettings.filePaths(old.settings());
+        for (Map.Entry<String, String> p : SecretSettings.filePaths(settings).entrySet()) {
+            if (!p.getValue().equals(oldPaths.get(p.getKey()))) {
+                return refused(SourceOutcome.INVALID, "setting " + BackendText.quoted(p.getKey(), 64)
+                        + " names a file on the gateway host; file paths can be changed only in the sources file");
+            }
+        }
+        String url = draft.url().map(String::strip).orElse(old.url());
+        if (!unmasked.kept().isEmpty() && !BackendOrigin.same(old.url(), url)) {
+            // a mask stands for a secret its sender may never have read (sources:write does not show it): kept, it would
+            // be sent to whatever backend the new URL names, so only a path on the same backend keeps it
+            return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unmasked.kept()) + " are masked, but the URL's "
+                    + "host changed (its scheme, host or port), so the stored secrets are not sent to the new one: send the "
+                    + "secrets again in full; nothing was saved");
+        }
+        List<String> moved = unmasked.kept().isEmpty() ? List.of() : BackendOrigin.movedIn(old.settings(), settings);
+        if (!moved.isEmpty()) {
+            // the same leak through a backend a plugin takes from its settings (upstreams[0].url beside upstreams[0].password)
+            return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unmasked.kept()) + " are masked, but settings "
+                    + quotedPaths(moved) + " name another backend than the stored ones at their place (its scheme, host or "
+                    + "port), so the stored secrets are not sent to it: send the secrets again in full; nothing was saved");
+        }
+        // a tenant user's change leaves the binding as it is unless the body names their tenant: a
+        // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
+        // likewise an omitted 'enabled' keeps the source as it was: a PUT that changes one setting must not
+        // switch on a source an operator switched off
+        Object built = definition(draft, url, settings, caller, current.definition().origin(), old.tenant(),
+                current.definition().enabled());
+        if (built instanceof SourceOutcome.Refused r) {
+            return r;
+        }
+        return new Plan((SourceDefinition) built, Optional.of(current));
+    }
+
+    /**
+     * A change checked under the lock: the definition to make, and the source it replaces as it was then (empty for an
+     * add), which must still be the one in {@link #live} when the change is made.
+     */
+    private record Plan(SourceDefinition definition, Optional<LiveSource> previous) {}
+
+    /** How many times a change connects without the lock before it connects holding it (see the class comment). */
+    private static final int UNLOCKED_ATTEMPTS = 2;
+
+    /**
+     * Plans under the lock, connects outside it, makes the change under the lock if nothing overtook it, else plans again.
+     *
+     * @param planner a {@link Plan}, or the {@link SourceOutcome} that ends the change (a refusal, a stale version)
+     */
+    private SourceOutcome change(Supplier<Object> planner) {
+        for (int attempt = 1; attempt <= UNLOCKED_ATTEMPTS; attempt++) {
+            Object planned = locked(planner);
+            if (planned instanceof SourceOutcome outcome) {
+                return outcome;
+            }
+            Plan plan = (Plan) planned;
+            Object connected = connectFor(plan.definition());
+            if (connected instanceof SourceOutcome outcome) {
+                return outcome;
+            }
+            Optional<SourceOutcome> made = locked(() -> commitIfUnchanged(plan, (LiveSource) connected));
+            if (made.isPresent()) {
+                return made.get();
+            }
+        }
+        return locked(() -> {
+            Object planned = planner.get();
+            if (planned instanceof SourceOutcome outcome) {
+                return outcome;
+            }
+            Plan plan = (Plan) planned;
+            Object connected = connectFor(plan.definition());
+            if (connected instanceof SourceOutcome outcome) {
+                return outcome;
+            }
+            // holding the lock since it planned, nothing can have overtaken it
+            return commitIfUnchanged(plan, (LiveSource) connected).orElseThrow();
+        });
+    }
+
+    private <T> T locked(Supplier<T> work) {
         changes.lock();
         try {
-            requireStarted();
-            LiveSource current = live.get(name);
-            if (current == null || !current.visibleTo(caller.tenant(), true)) {
-                return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
-            }
-            if (!draft.name().equals(name)) {
-                return refused(SourceOutcome.INVALID, "the body names source '" + draft.name() + "' but the path names '"
-                        + name + "'; sources cannot be renamed, add a new one and remove the old");
-            }
-            // under the lock, before anything is checked against the stored source: of two changes made on
-            // the same version only the first is made, and the second is told so rather than judged on a
-            // source its sender never read
-            SourceView seen = view(current);
-            if (!precondition.acceptsVersionOf(seen)) {
-                return stale("update", name, seen, caller);
-            }
-            List<String> problems = precondition.problems().apply(seen);
-            if (!problems.isEmpty()) {
-                return refused(SourceOutcome.INVALID, String.join("; ", problems));
-            }
-            Optional<SourceOutcome.Refused> blank = blankUrl(draft, true);
-            if (blank.isPresent()) {
-                return blank.get();
-            }
-            SourceConfig old = current.definition().config();
-            SecretSettings.Unmasked unmasked = SecretSettings.unmask(draft.settings(), old.settings());
-            JsonObject settings = unmasked.settings();
-            List<String> unresolved = unmasked.unresolved();
-            if (!unresolved.isEmpty()) {
-                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unresolved) + " are masked but the source has no "
-                        + "stored value there; send the secret itself");
-            }
-            Map<String, String> oldPaths = SecretSettings.filePaths(old.settings());
-            for (Map.Entry<String, String> p : SecretSettings.filePaths(settings).entrySet()) {
-                if (!p.getValue().equals(oldPaths.get(p.getKey()))) {
-                    return refused(SourceOutcome.INVALID, "setting " + BackendText.quoted(p.getKey(), 64)
-                            + " names a file on the gateway host; file paths can be changed only in the sources file");
-                }
-            }
-            String url = draft.url().map(String::strip).orElse(old.url());
-            if (!unmasked.kept().isEmpty() && !BackendOrigin.same(old.url(), url)) {
-                // a mask stands for a secret its sender may never have read (sources:write does not show it): kept, it would
-                // be sent to whatever backend the new URL names, so only a path on the same backend keeps it
-                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unmasked.kept()) + " are masked, but the URL's "
-                        + "host changed (its scheme, host or port), so the stored secrets are not sent to the new one: send the "
-                        + "secrets again in full; nothing was saved");
-            }
-            List<String> moved = unmasked.kept().isEmpty() ? List.of() : BackendOrigin.movedIn(old.settings(), settings);
-            if (!moved.isEmpty()) {
-                // the same leak through a backend a plugin takes from its settings (upstreams[0].url beside upstreams[0].password)
-                return refused(SourceOutcome.INVALID, "settings " + quotedPaths(unmasked.kept()) + " are masked, but settings "
-                        + quotedPaths(moved) + " name another backend than the stored ones at their place (its scheme, host or "
-                        + "port), so the stored secrets are not sent to it: send the secrets again in full; nothing was saved");
-            }
-            // a tenant user's change leaves the binding as it is unless the body names their tenant: a
-            // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
-            // likewise an omitted 'enabled' keeps the source as it was: a PUT that changes one setting must not
-            // switch on a source an operator switched off
-            Object built = definition(draft, url, settings, caller, current.definition().origin(), old.tenant(),
-                    current.definition().enabled());
-            if (built instanceof SourceOutcome.Refused r) {
-                return r;
-            }
-            return commit((SourceDefinition) built, Optional.of(current));
+            return work.get();
         } finally {
             changes.unlock();
         }
+    }
+
+    /**
+     * Judges the URL (resolving its host name) and connects the source: the slow part of a change, run without the lock.
+     *
+     * @return the new {@link LiveSource}, or the refusal: a URL the egress rules refuse, settings the connector refuses,
+     *     a store that is never written
+     */
+    private Object connectFor(SourceDefinition definition) {
+        EgressAdmission.Judged judged = admission.judge(definition.config().url());
+        if (judged instanceof EgressAdmission.Judged.Refused r) {
+            return refused(SourceOutcome.URL_REJECTED, r.reason());
+        }
+        if (!writable) {
+            return refused(SourceOutcome.NOT_PERSISTED, "the sources file could not be read at start, so it is never overwritten; "
+                    + "fix it and restart the gateway");
+        }
+        LiveSource next = connect(definition, () -> judged);
+        if (next.badSettings()) {
+            return refused(SourceOutcome.INVALID, next.problem());
+        }
+        return next;
+    }
+
+    /**
+     * Makes a planned change with what {@link #connectFor} made, unless the source changed since it was planned (another
+     * change or removal of it, a reconnection) or its connector type was replaced: then what was made is closed and
+     * nothing is answered, so the change is planned again. Under the lock.
+     *
+     * @throws IllegalStateException when the registry was closed meanwhile; what was made is closed first
+     */
+    private Optional<SourceOutcome> commitIfUnchanged(Plan plan, LiveSource next) {
+        SourceDefinition definition = plan.definition();
+        if (state != State.STARTED) {
+            close(next);
+            requireStarted();
+        }
+        boolean overtaken = live.get(definition.name()) != plan.previous().orElse(null)
+                || !next.type().equals(catalog.find(definition.config().type()));
+        if (overtaken) {
+            close(next);
+            LOG.info("event=source-change-overtaken source={} effect=\"the change is checked again against the source as it "
+                    + "stands now\"", definition.name());
+            return Optional.empty();
+        }
+        return Optional.of(commit(definition, next, plan.previous()));
     }
 
     /**
@@ -573,11 +690,14 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         Object built = definition(draft, draft.url().map(String::strip).orElse(""), draft.settings(), caller,
                 SourceDefinition.Origin.API);
         if (built instanceof SourceOutcome.Refused r) {
-            String stage = r.code().equals(SourceOutcome.URL_REJECTED) ? "egress" : "validation";
-            return new SourceCheck(false, stage, r.reason(), -1, List.of());
+            return new SourceCheck(false, "validation", r.reason(), -1, List.of());
         }
         SourceDefinition definition = (SourceDefinition) built;
-        LiveSource probe = connect(new SourceDefinition(definition.config(), true, definition.origin()));
+        EgressAdmission.Judged judged = admission.judge(definition.config().url());
+        if (judged instanceof EgressAdmission.Judged.Refused r) {
+            return new SourceCheck(false, "egress", r.reason(), -1, List.of());
+        }
+        LiveSource probe = connect(new SourceDefinition(definition.config(), true, definition.origin()), () -> judged);
         if (probe.connector().isEmpty()) {
             return new SourceCheck(false, "connect", probe.problem(), -1, List.of());
         }
@@ -704,53 +824,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             return refused(SourceOutcome.TYPE_UNKNOWN, "no connector type '" + BackendText.quoted(draft.type(), 64)
                     + "' is loaded; known types: " + String.join(", ", catalog.all().stream().map(ConnectorType::name).toList()));
         }
-        EgressVerdict verdict = admit(url);
-        if (verdict instanceof EgressVerdict.Refused r) {
-            return refused(SourceOutcome.URL_REJECTED, r.reason());
-        }
+        // the URL is judged by connectFor, outside the lock: resolving its host name may take as long as the DNS server does
         return new SourceDefinition(config, draft.enabled().orElse(unsaidEnabled), origin);
     }
 
-    /**
-     * Spec 5.9 at the time a source is added: the URL's scheme and literal host, then every address
-     * its host name resolves to now. A name that does not resolve now is admitted; every connection
-     * is checked again when its name is resolved.
-     */
-    EgressVerdict admit(String url) {
-        if (url.isBlank()) {
-            return EgressVerdict.allow();
-        }
-        EgressVerdict verdict = egress.checkUrl(url);
-        if (!verdict.allowed()) {
-            return verdict;
-        }
-        String host;
-        try {
-            host = new URI(url.strip()).getHost();
-        } catch (URISyntaxException e) {
-            return EgressVerdict.refuse("the URL is malformed: " + e.getReason());
-        }
-        if (egress.literalAddress(host).isPresent()) {
-            return verdict;
-        }
-        for (byte[] address : resolver.resolve(host)) {
-            EgressVerdict each = egress.checkAddress(address);
-            if (each instanceof EgressVerdict.Refused r) {
-                return EgressVerdict.refuse("the host name resolves to an address that is refused: " + r.reason());
-            }
-        }
-        return verdict;
-    }
-
-    private SourceOutcome commit(SourceDefinition definition, Optional<LiveSource> previous) {
-        if (!writable) {
-            return refused(SourceOutcome.NOT_PERSISTED, "the sources file could not be read at start, so it is never overwritten; "
-                    + "fix it and restart the gateway");
-        }
-        LiveSource next = connect(definition);
-        if (next.badSettings()) {
-            return refused(SourceOutcome.INVALID, next.problem());
-        }
+    /** Persists and shows {@code next}, retiring {@code previous}; on a failed save closes {@code next} and changes nothing. */
+    private SourceOutcome commit(SourceDefinition definition, LiveSource next, Optional<LiveSource> previous) {
         Map<String, LiveSource> snapshot = new TreeMap<>(live);
         snapshot.put(definition.name(), next);
         Optional<SourceOutcome> saved = persist(snapshot);
@@ -773,6 +852,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             store.save(snapshot.values().stream().map(LiveSource::definition).toList());
             return Optional.empty();
         } catch (SourceStoreException e) {
+            if (e.isConflict()) {
+                // the file is as it should be and will stay so; what it holds must change first, which only the operator can do
+                LOG.warn("event=sources-change-conflict store=\"{}\" reason=\"{}\"", LogField.of(store.describe()),
+                        LogField.of(SecretSettings.withoutUrls(e.getMessage())));
+                return Optional.of(refused(SourceOutcome.CONFLICT, "nothing changed: " + SecretSettings.withoutUrls(e.getMessage())));
+            }
             LOG.error("event=sources-not-persisted store=\"{}\" reason=\"{}\"", LogField.of(store.describe()),
                     LogField.of(SecretSettings.withoutUrls(e.getMessage())));
             return Optional.of(refused(SourceOutcome.NOT_PERSISTED, "the sources could not be saved, nothing changed: "
@@ -782,6 +867,14 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /** Creates the connector of one source, waiting for an asynchronous factory up to the timeout. */
     private LiveSource connect(SourceDefinition definition) {
+        return connect(definition, () -> admission.judge(definition.config().url()));
+    }
+
+    /**
+     * Like {@link #connect(SourceDefinition)}, with the egress rules' judgement of its URL, asked only of a source that is
+     * enabled and of a loaded type (an API change has it already).
+     */
+    private LiveSource connect(SourceDefinition definition, Supplier<EgressAdmission.Judged> judgement) {
         SourceConfig config = definition.config();
         Optional<ConnectorType> type = catalog.find(config.type());
         if (type.isEmpty()) {
@@ -796,10 +889,20 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         if (!definition.enabled()) {
             return new LiveSource(definition, type, Optional.empty(), "disabled", "");
         }
-        EgressVerdict verdict = admit(config.url());
-        if (verdict instanceof EgressVerdict.Refused r) {
-            LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(r.reason()));
-            return LiveSource.egressRefused(definition, type, r.reason());
+        switch (judgement.get()) {
+            case EgressAdmission.Judged.Refused r -> {
+                LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), LogField.of(r.reason()));
+                return LiveSource.egressRefused(definition, type, r.reason());
+            }
+            case EgressAdmission.Judged.ResolverFailed f -> {
+                // with the exception: it is a bug of the resolver (or a refusal of the JVM's), and its stack names where; the
+                // resolver is handed the host name only, so it has no secret of the source to put in its message
+                LOG.warn("event=egress-resolver-failed source={} host=\"{}\" error={} effect=\"the source is not connected\" "
+                        + "action=\"fix the egress resolver, then save the source again or restart the gateway\"", config.name(),
+                        LogField.of(f.host()), f.error().getClass().getName(), f.error());
+                return LiveSource.resolverFailed(definition, type, f.reason());
+            }
+            case EgressAdmission.Judged.Admitted a -> { }
         }
         String schemaProblems = ConfigSchemaCheck.problems(type.get().manifest().configSchema(), config);
         if (!schemaProblems.isEmpty()) {

@@ -86,6 +86,8 @@ class SourceRegistryTest {
         dns.put("prom.example.com", List.of(PUBLIC_ADDRESS));
         dns.put("loki.example.com", List.of(PUBLIC_ADDRESS));
         dns.put("rebound.example.com", List.of(PUBLIC_ADDRESS, METADATA));
+        dns.put("slow.example.com", List.of(PUBLIC_ADDRESS));
+        dns.put("slow-too.example.com", List.of(PUBLIC_ADDRESS));
         register("prometheus", new Capabilities(true, false, true, false, false), MetricsOnly::new);
         register("loki", new Capabilities(false, true, true, false, false), LogsOnly::new);
         // declares topology but does not implement it, implements logs but does not declare it
@@ -139,11 +141,28 @@ class SourceRegistryTest {
     private final List<Runnable> lateCompletions = new ArrayList<>();
     /** Lets every plugin call that {@link #holdUntil holds} go at the end of each test. */
     private final CountDownLatch released = new CountDownLatch(1);
+    /** Opens when the resolver is asked for slow.example.com, which it answers only once {@link #released} opens. */
+    private final CountDownLatch resolving = new CountDownLatch(1);
+    /** Like {@link #resolving} and {@link #released}, for slow-too.example.com. */
+    private final CountDownLatch resolvingToo = new CountDownLatch(1);
+    private final CountDownLatch releasedToo = new CountDownLatch(1);
+    /** Opens when a context builder is asked for a source with the setting contextBlocks, which waits for {@link #released}. */
+    private final CountDownLatch building = new CountDownLatch(1);
 
     @AfterEach
     void releaseHeldPluginCalls() {
         released.countDown();
+        releasedToo.countDown();
         created.forEach(c -> c.released.countDown());
+    }
+
+    /** Opens every gate when closed, before the executor closed after it waits for the calls held at them: a failure never hangs. */
+    private final class Gates implements AutoCloseable {
+        @Override
+        public void close() {
+            released.countDown();
+            releasedToo.countDown();
+        }
     }
 
     /** Blocks like a plugin stuck in a call that ignores interrupts, until {@code latch} opens. */
@@ -193,6 +212,9 @@ class SourceRegistryTest {
         ConnectorCatalog catalog = new ConnectorCatalog() {
             @Override
             public Optional<ConnectorType> find(String name) {
+                if (name.equals("catalog-bug")) {
+                    throw new IllegalStateException("the catalog broke");
+                }
                 return Optional.ofNullable(types.get(name));
             }
 
@@ -202,6 +224,11 @@ class SourceRegistryTest {
             }
         };
         ConnectorContexts contexts = source -> {
+            if (source.settings().containsKey("contextBlocks")) {
+                // a context builder stuck on something slow (reading a CA from a slow disk, a slow DNS lookup of its own)
+                building.countDown();
+                holdUntil(released);
+            }
             if (source.settings().containsKey("tls") && source.settings().getJsonObject("tls").containsKey("ca")
                     && source.settings().getJsonObject("tls").getString("ca").equals("not a pem")) {
                 throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "tls.ca is not a PEM certificate");
@@ -218,8 +245,20 @@ class SourceRegistryTest {
         };
         return new SourceRegistry(catalog, contexts, store, new EgressRules(allowPrivate),
                 host -> {
-                    if (host.equals("resolver-bug.example.com")) {
-                        throw new IllegalStateException("the resolver broke");
+                    switch (host) {
+                        case "resolver-bug.example.com" -> throw new IllegalStateException("the resolver broke");
+                        case "denied.example.com" -> throw new SecurityException("resolving denied.example.com is not permitted");
+                        case "resolver-error.example.com" -> throw new AssertionError("the resolver's invariant broke");
+                        case "slow.example.com" -> {
+                            // a DNS server that takes its time
+                            resolving.countDown();
+                            holdUntil(released);
+                        }
+                        case "slow-too.example.com" -> {
+                            resolvingToo.countDown();
+                            holdUntil(releasedToo);
+                        }
+                        default -> { }
                     }
                     return dns.getOrDefault(host, List.of());
                 }, Duration.ofMillis(200), java.time.Clock.systemUTC(),
@@ -832,14 +871,195 @@ class SourceRegistryTest {
 
     @Test
     void aBugInTheRegistryAtStart_isLoggedUnderTheSameEventAsAPluginsBug_andFailsOnlyThatSource() {
-        store.sources.add(def("odd", "prometheus", "https://resolver-bug.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("odd", "catalog-bug", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
 
         SourceRegistry registry = registry(false);
 
         assertThat(registry.list(Principal.anonymous())).extracting(SourceView::status).containsExactly("failed", "connected");
         assertThat(log.messages(Level.ERROR)).singleElement()
-                .isEqualTo("event=source-connect-bug source=odd type=\"prometheus\" stage=registry error=java.lang.IllegalStateException");
+                .isEqualTo("event=source-connect-bug source=odd type=\"catalog-bug\" stage=registry error=java.lang.IllegalStateException");
+    }
+
+    @Test
+    void aResolverThatThrows_failsTheSourceItJudges_onAnAddAChangeAndATest_sayingWhatToDo_andEveryOtherSourceStays() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("logs", "loki", "https://loki.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        List<FakeConnector> before = List.copyOf(created);
+
+        // before: each escaped the registry, and the management API answered 500 without a word of what broke
+        Map<String, String> errors = Map.of("resolver-bug", "IllegalStateException", "resolver-error", "AssertionError");
+        errors.forEach((host, error) -> assertThat(registry.add(draft(host, "prometheus", "https://" + host + ".example.com"),
+                Principal.anonymous())).as(host).isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> {
+                    assertThat(saved.source().status()).isEqualTo("failed");
+                    assertThat(saved.source().problem()).startsWith("the gateway's egress resolver failed (" + error + ")")
+                            .contains("not connected", "event=egress-resolver-failed", "save the source again");
+                }));
+        SourceOutcome changed = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of("https://denied.example.com"),
+                "", true, JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+        SourceCheck check = registry.test(draft("probe", "prometheus", "https://denied.example.com"), Principal.anonymous());
+
+        assertThat(changed).isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> assertThat(saved.source().problem())
+                .startsWith("the gateway's egress resolver failed (SecurityException)"));
+        assertThat(check.ok()).isFalse();
+        assertThat(check.stage()).isEqualTo("connect");
+        assertThat(check.message()).startsWith("the gateway's egress resolver failed (SecurityException)");
+        // fail closed: no connector was made for a host nobody judged, and the file and the registry agree
+        assertThat(created).containsExactlyElementsOf(before);
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
+        assertThat(registry.with(LogsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("logs");
+        assertThat(store.sources).extracting(SourceDefinition::name).containsExactlyInAnyOrder("logs", "prom", "resolver-bug",
+                "resolver-error");
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::name, SourceView::status).containsExactly(
+                tuple("logs", "connected"), tuple("prom", "failed"), tuple("resolver-bug", "failed"), tuple("resolver-error", "failed"));
+        // agents read that the check failed and whom to ask, never the resolver's exception
+        assertThat(registry.listForAgents(Principal.anonymous())).filteredOn(v -> v.status().equals("failed"))
+                .extracting(SourceView::problem).containsOnly(SourceRegistry.RESOLVER_FAILED_FOR_AGENTS);
+        assertThat(SourceRegistry.RESOLVER_FAILED_FOR_AGENTS).contains("egress resolver failed", "ask the gateway's operator")
+                .doesNotContain("Exception");
+        // the operator's log has the exception itself, to find the bug with
+        assertThat(log.events()).filteredOn(e -> e.getFormattedMessage().startsWith("event=egress-resolver-failed ")).hasSize(4)
+                .allSatisfy(e -> {
+                    assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                    assertThat(e.getThrowableProxy()).isNotNull();
+                })
+                .anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("source=resolver-bug", "host=\"resolver-bug.example.com\"",
+                        "error=java.lang.IllegalStateException"));
+        assertThat(log.messages(Level.ERROR)).isEmpty();
+    }
+
+    @Test
+    void aResolverThatThrowsAtStart_failsThatSourceAsAResolverFailure_andTheOthersConnect() {
+        store.sources.add(def("odd", "prometheus", "https://resolver-bug.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::status).containsExactly("failed", "connected");
+        assertThat(registry.find("odd", Principal.anonymous())).get().extracting(SourceView::problem).asString()
+                .startsWith("the gateway's egress resolver failed (IllegalStateException)");
+        assertThat(created).hasSize(1);
+        assertThat(log.messages(Level.WARN)).anySatisfy(line -> assertThat(line).startsWith("event=egress-resolver-failed source=odd "));
+        assertThat(log.messages(Level.ERROR)).as("the registry itself has no bug here").isEmpty();
+    }
+
+    @Test
+    void aSlowDnsLookupOrContextBuilder_holdsNoOtherChange_andTheSlowAddIsMadeWhenItAnswers() throws Exception {
+        SourceRegistry registry = registry(false);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor(); Gates gates = new Gates()) {
+            Future<SourceOutcome> slowName = executor.submit(() -> registry.add(draft("slow", "prometheus", "https://slow.example.com"),
+                    Principal.anonymous()));
+            Future<SourceOutcome> slowContext = executor.submit(() -> registry.add(new SourceDraft("slow-context", "prometheus",
+                    Optional.of("https://prom.example.com"), "", true, Json.createObjectBuilder().add("contextBlocks", true).build()),
+                    Principal.anonymous()));
+            assertThat(resolving.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(building.await(5, TimeUnit.SECONDS)).isTrue();
+
+            // before: each waited for the lock the slow adds held, for as long as the DNS server or the builder took
+            assertThat(within(Duration.ofSeconds(5), () -> registry.add(draft("logs", "loki", "https://loki.example.com"),
+                    Principal.anonymous()))).isInstanceOf(SourceOutcome.Saved.class);
+            assertThat(within(Duration.ofSeconds(5), () -> registry.update("logs", new SourceDraft("logs", "loki", Optional.empty(), "",
+                    true, Json.createObjectBuilder().add("step", 2).build()), Principal.anonymous(), SourcePrecondition.NONE)))
+                    .isInstanceOf(SourceOutcome.Saved.class);
+            assertThat(within(Duration.ofSeconds(5), () -> registry.reconnect("loki"))).hasSize(1);
+            assertThat(within(Duration.ofSeconds(5), () -> registry.remove("logs", Principal.anonymous())))
+                    .isInstanceOf(SourceOutcome.Removed.class);
+            assertThat(registry.find("slow", Principal.anonymous())).as("not shown before it is made").isEmpty();
+
+            released.countDown();
+            assertThat(slowName.get(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(SourceOutcome.Saved.class,
+                    saved -> assertThat(saved.source().status()).isEqualTo("connected"));
+            assertThat(slowContext.get(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(SourceOutcome.Saved.class,
+                    saved -> assertThat(saved.source().status()).isEqualTo("connected"));
+        }
+        assertThat(store.sources).extracting(SourceDefinition::name).containsExactlyInAnyOrder("slow", "slow-context");
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).extracting(Bound::source)
+                .containsExactly("slow", "slow-context");
+    }
+
+    @Test
+    void twoAddsOfOneName_thatOverlapWhileConnecting_leaveOneSource_andTheLosersConnectorClosed() throws Exception {
+        SourceRegistry registry = registry(false);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor(); Gates gates = new Gates()) {
+            Future<SourceOutcome> first = executor.submit(() -> registry.add(draft("dup", "prometheus", "https://slow.example.com"),
+                    Principal.anonymous()));
+            assertThat(resolving.await(5, TimeUnit.SECONDS)).isTrue();
+
+            SourceOutcome second = within(Duration.ofSeconds(5), () -> registry.add(draft("dup", "prometheus",
+                    "https://prom.example.com"), Principal.anonymous()));
+            released.countDown();
+
+            assertThat(second).isInstanceOf(SourceOutcome.Saved.class);
+            assertThat(first.get(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                    r -> assertThat(r.code()).isEqualTo(SourceOutcome.EXISTS));
+        }
+        assertThat(store.sources).singleElement().satisfies(d -> assertThat(d.config().url()).isEqualTo("https://prom.example.com"));
+        assertThat(registry.find("dup", Principal.anonymous())).get().extracting(SourceView::endpoint)
+                .isEqualTo("https://prom.example.com");
+        Bound<MetricsCapability> served = registry.with(MetricsCapability.class, Principal.anonymous()).getFirst();
+        assertThat(created).filteredOn(c -> !c.closed).singleElement().isSameAs(served.connector());
+    }
+
+    @Test
+    void aChangeOrRemovalMadeWhileAnotherChangeOfTheSameSourceConnects_isNeitherLostNorOverwrittenOnAStaleBasis() throws Exception {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        String read = registry.find("prom", Principal.anonymous()).orElseThrow().version();
+        SourceDraft toSlow = new SourceDraft("prom", "prometheus", Optional.of("https://slow.example.com"), "", true,
+                JsonObject.EMPTY_JSON_OBJECT);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor(); Gates gates = new Gates()) {
+            Future<SourceOutcome> onRead = executor.submit(() -> registry.update("prom", toSlow, Principal.anonymous(),
+                    SourcePrecondition.onVersions(Optional.of(Set.of(read)))));
+            assertThat(resolving.await(5, TimeUnit.SECONDS)).isTrue();
+
+            SourceOutcome other = within(Duration.ofSeconds(5), () -> registry.update("prom", new SourceDraft("prom", "prometheus",
+                    Optional.empty(), "", true, Json.createObjectBuilder().add("step", "other").build()), Principal.anonymous(),
+                    SourcePrecondition.NONE));
+            released.countDown();
+
+            assertThat(other).isInstanceOf(SourceOutcome.Saved.class);
+            assertThat(onRead.get(5, TimeUnit.SECONDS)).as("made on a version no longer stored").isInstanceOf(SourceOutcome.Stale.class);
+            assertThat(store.sources).singleElement().satisfies(d -> {
+                assertThat(d.config().url()).isEqualTo("https://prom.example.com");
+                assertThat(d.config().settings().getString("step")).isEqualTo("other");
+            });
+
+            // a change that asked for no version, overtaken by a removal, finds no source any more
+            Future<SourceOutcome> anyVersion = executor.submit(() -> registry.update("prom", new SourceDraft("prom", "prometheus",
+                    Optional.of("https://slow-too.example.com"), "", true, JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous(),
+                    SourcePrecondition.NONE));
+            assertThat(resolvingToo.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(within(Duration.ofSeconds(5), () -> registry.remove("prom", Principal.anonymous())))
+                    .isInstanceOf(SourceOutcome.Removed.class);
+            releasedToo.countDown();
+            assertThat(anyVersion.get(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                    r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_FOUND));
+        }
+        assertThat(store.sources).isEmpty();
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+        assertThat(created).allSatisfy(c -> assertThat(c.closed).isTrue());
+    }
+
+    @Test
+    void aRegistryClosedWhileAnAddConnects_closesWhatTheAddMade_andRefusesIt() throws Exception {
+        SourceRegistry registry = registry(false);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor(); Gates gates = new Gates()) {
+            Future<SourceOutcome> add = executor.submit(() -> registry.add(draft("slow", "prometheus", "https://slow.example.com"),
+                    Principal.anonymous()));
+            assertThat(resolving.await(5, TimeUnit.SECONDS)).isTrue();
+
+            within(Duration.ofSeconds(5), () -> {
+                registry.close();
+                return null;
+            });
+            released.countDown();
+
+            assertThatThrownBy(() -> add.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
+        }
+        assertThat(store.sources).isEmpty();
+        assertThat(created).allSatisfy(c -> assertThat(c.closed).isTrue());
     }
 
     @Test

@@ -36,7 +36,7 @@ public sealed interface SourceOutcome {
      *
      * @param code a stable code, one of {@code OMCP_SOURCE_INVALID}, {@code OMCP_SOURCE_URL_REJECTED},
      *     {@code OMCP_SOURCE_TYPE_UNKNOWN}, {@code OMCP_SOURCE_EXISTS}, {@code OMCP_SOURCE_NOT_FOUND},
-     *     {@code OMCP_SOURCES_NOT_PERSISTED}
+     *     {@code OMCP_SOURCE_CONFLICT}, {@code OMCP_SOURCES_NOT_PERSISTED}
      * @param reason what was wrong and what to do; never a URL or a secret
      */
     record Refused(String code, String reason) implements SourceOutcome {
@@ -56,6 +56,11 @@ public sealed interface SourceOutcome {
     String EXISTS = "OMCP_SOURCE_EXISTS";
     /** Code: no source of that name exists, or the caller may not see it (404). */
     String NOT_FOUND = "OMCP_SOURCE_NOT_FOUND";
+    /**
+     * Code: the change conflicts with what the sources file holds (removing a source whose name an entry the file could
+     * not read also has, which would bring that entry back as the source); the operator fixes the file first (409).
+     */
+    String CONFLICT = "OMCP_SOURCE_CONFLICT";
     /** Code: the sources file could not be written; nothing changed (503). */
     String NOT_PERSISTED = "OMCP_SOURCES_NOT_PERSISTED";
 }

@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Refusals are {@code {code, reason, error}}: 400 for a bad body, an unknown type or a URL the
  * egress guard refuses ({@code OMCP_SOURCE_URL_REJECTED}), 404 for an unknown name, 409 for a
- * duplicate, 503 when the sources file cannot be written. A body that cannot be used at all gets the
+ * duplicate or a removal the sources file conflicts with ({@code OMCP_SOURCE_CONFLICT}: the operator fixes the file, sending
+ * it again does not help), 503 when the sources file cannot be written. A body that cannot be used at all gets the
  * management API's common refusals and codes ({@link JsonpExchange}), in this shape: 415 when it is
  * not declared JSON, 413 over 1 MiB, 400 {@code OMCP_INVALID_BODY} when it is not UTF-8, not JSON,
  * not an object, has duplicate keys or is nested deeper than 64 levels. What its fields say is
@@ -159,6 +160,9 @@ public final class SourcesRoutes implements HttpModule {
                 .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS), or an If-Match that is not "
                         + "a list of entity tags (OMCP_SOURCE_INVALID)")
                 .response(404, "no such source")
+                .response(409, "an entry of the sources file that was skipped at start has the same name and would define the "
+                        + "source at the next start; the reason names it: delete or rename it, restart, remove again "
+                        + "(OMCP_SOURCE_CONFLICT)")
                 .response(412, "If-Match names a version no longer stored: someone changed the source since; nothing was "
                         + "removed; the ETag header is the stored version (OMCP_PRECONDITION_FAILED)")
                 .response(503, "the sources file could not be written; nothing changed")
@@ -425,7 +429,7 @@ public final class SourcesRoutes implements HttpModule {
 
     private static void refuse(Context ctx, SourceOutcome.Refused refused) {
         int status = switch (refused.code()) {
-            case SourceOutcome.EXISTS -> 409;
+            case SourceOutcome.EXISTS, SourceOutcome.CONFLICT -> 409;
             case SourceOutcome.NOT_FOUND -> 404;
             case SourceOutcome.NOT_PERSISTED -> 503;
             default -> 400;

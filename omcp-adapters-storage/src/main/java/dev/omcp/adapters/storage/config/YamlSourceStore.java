@@ -544,7 +544,7 @@ public final class YamlSourceStore implements SourceStore {
             Optional<String> name = nameOf(skipped);
             if (name.isPresent() && rawEntries.containsKey(name.get()) && !kept.contains(name.get())) {
                 String quoted = BackendText.quoted(name.get(), 64);
-                throw new SourceStoreException(whereIs(skipped) + " also has the name '" + quoted + "' and was skipped when "
+                throw SourceStoreException.conflict(whereIs(skipped) + " also has the name '" + quoted + "' and was skipped when "
                         + "the file was read; removing the source '" + quoted + "' would let that entry define it at the next "
                         + "start, so nothing was written: fix the file (delete or rename that entry), restart the gateway, then "
                         + "remove the source again");
