@@ -8,11 +8,18 @@ import dev.omcp.app.wiring.StartRefusedException;
 import dev.omcp.core.analysis.health.HealthSignal;
 import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -172,6 +179,62 @@ class HealthThresholdsFileIT {
         assertThat(refused.json().path("error").asText()).contains("could not be written to the sources file sources.yaml, "
                 + "nothing changed").doesNotContain(dir.toString());
         assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.CPU).orElseThrow().critical()).isEqualTo(0.95);
+    }
+
+    @Test
+    void whileAChangeWaitsForTheFilesLock_readsAnswerAtOnce() throws Exception {
+        Path file = sourcesFile("");
+        start(env(file));
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+        Browser reader = ManagementUsers.login(gateway, "olivia"); // a browser of its own: a Browser is not shared between threads
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        // another writer of the file (in this JVM the gateway's lock attempt meets it as an overlapping lock, and waits)
+        Path lockFile = dir.resolve("sources.yaml.lock");
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock held = channel.lock()) {
+            Future<Browser.Reply> change = pool.submit(() -> olivia.send("PUT", "/api/health/thresholds",
+                    "{\"cpu\": {\"critical\": 0.99}}"));
+            Thread.sleep(500);
+            assertThat(change).as("the change waits for the file's lock").isNotDone();
+
+            Future<Browser.Reply> settings = pool.submit(() -> reader.get("/api/settings"));
+            Browser.Reply read = settings.get(3, TimeUnit.SECONDS);
+            assertThat(read.status()).isEqualTo(200);
+            assertThat(read.json().path("persisted").asBoolean()).isTrue();
+            Browser.Reply thresholds = pool.submit(() -> reader.get("/api/health/thresholds")).get(3, TimeUnit.SECONDS);
+            assertThat(thresholds.json().path("thresholds").path("cpu").path("critical").asDouble()).as("still the value in force")
+                    .isEqualTo(0.95);
+            assertThat(change).isNotDone();
+            held.release();
+            assertThat(change.get(15, TimeUnit.SECONDS).status()).isEqualTo(200);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(Files.readString(file)).contains("critical: 0.99");
+    }
+
+    @Test
+    void aFileDeletedWhileRunning_refusesAThresholdChange_likeASourceChange_insteadOfKeepingItInMemory() throws IOException {
+        Path file = sourcesFile("");
+        start(env(file));
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+        Files.delete(file);
+
+        Browser.Reply refused = olivia.send("PUT", "/api/health/thresholds", "{\"cpu\": {\"critical\": 0.99}}");
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_SETTINGS_NOT_PERSISTED");
+        assertThat(refused.json().path("error").asText()).contains("the sources file was deleted since this gateway read it",
+                "put the file back and restart").doesNotContain(dir.toString());
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.CPU).orElseThrow().critical()).isEqualTo(0.95);
+        JsonNode settings = olivia.get("/api/settings").json();
+        assertThat(settings.path("persisted").asBoolean()).isTrue();
+        assertThat(settings.path("note").asText()).contains("deleted since this gateway read it");
+        Browser.Reply source = olivia.send("POST", "/api/sources",
+                "{\"name\": \"loki\", \"type\": \"loki\", \"url\": \"http://127.0.0.1:2\"}");
+        assertThat(source.status()).as(source.body()).isEqualTo(503);
+        assertThat(source.body()).contains("the sources file was deleted since this gateway read it");
+        assertThat(file).doesNotExist();
     }
 
     @Test

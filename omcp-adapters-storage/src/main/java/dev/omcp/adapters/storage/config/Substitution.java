@@ -1,5 +1,7 @@
 package dev.omcp.adapters.storage.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -79,6 +81,34 @@ final class Substitution {
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    /**
+     * The variables {@code text} names without a default that the environment does not hold: the
+     * references {@link #apply} leaves literal. For a message that must say why a value is missing
+     * without showing what the other variables hold.
+     */
+    List<String> unsetIn(String text) {
+        List<String> unset = new ArrayList<>();
+        Matcher m = REFERENCE.matcher(text);
+        while (m.find()) {
+            if (m.group(2) != null && m.group(3) == null && !environment.containsKey(m.group(2)) && !unset.contains(m.group(2))) {
+                unset.add(m.group(2));
+            }
+        }
+        return unset;
+    }
+
+    /** Every variable {@code text} references, in order, each once. */
+    static List<String> namesIn(String text) {
+        List<String> names = new ArrayList<>();
+        Matcher m = REFERENCE.matcher(text);
+        while (m.find()) {
+            if (m.group(2) != null && !names.contains(m.group(2))) {
+                names.add(m.group(2));
+            }
+        }
+        return names;
     }
 
     /**

@@ -91,7 +91,8 @@ import org.yaml.snakeyaml.representer.Representer;
  * environment sources apply and the first save creates the file. A file that cannot be read is
  * never overwritten. Writes go to a temp file in the same directory, are fsynced and renamed over
  * the old file with its permissions (0600 for a new file; an existing mode that lets the group or
- * others in is narrowed to 0600 once the file spells out a secret, {@link SourcesFileMode}). A write
+ * others in is narrowed to 0600 once the file spells out a secret, {@link SourcesFileMode}); temp files
+ * a write cut short left are removed at the first load ({@link StaleTempFiles}). A write
  * holds a lock on {@code <file>.lock} against other processes ({@link SourcesFileLock}) and is
  * refused when the file no longer holds what this store last read or wrote, rather than dropping
  * that change. A string that came from {@code ${VAR}}
@@ -112,6 +113,8 @@ public final class YamlSourceStore implements SourceStore {
     private static final List<String> RESERVED = SourceDefinition.OWN_FIELDS;
     private static final String HEALTH = "health";
     private static final String THRESHOLDS = "thresholds";
+    /** The fields of a signal in the health block that take a number. */
+    private static final Set<String> NUMERIC_FIELDS = Set.of("degraded", "critical", "weight");
 
     private final Path file;
     private final List<EnvironmentSource> environmentSources;
@@ -122,8 +125,10 @@ public final class YamlSourceStore implements SourceStore {
     /**
      * SHA-256 of the text last read from or written to the file (empty: there was no file): a
      * different text at the next write means another process or an editor changed the file.
+     * Written under {@link #lock}; volatile so that whether changes persist is answered without
+     * waiting for a write that waits for {@link #fileLock}.
      */
-    private Optional<String> fingerprint = Optional.empty();
+    private volatile Optional<String> fingerprint = Optional.empty();
     private boolean warnedWithoutPermissions;
     /**
      * What the last load said about the file being missing or unreadable: the gateway loads at start
@@ -136,7 +141,10 @@ public final class YamlSourceStore implements SourceStore {
     private Map<String, Object> document = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> rawEntries = new HashMap<>();
     private final List<Object> unreadableEntries = new ArrayList<>();
-    private boolean readable = true;
+    /** Whether the file could be read at the last load; volatile for the same reason as {@link #fingerprint}. */
+    private volatile boolean readable = true;
+    /** Whether the first load looked for temp files a write cut short left ({@link StaleTempFiles}). */
+    private boolean staleTempFilesChecked;
     /** Whether CONFIG_PATH named the file: then its absence is worth a line (a typo looks just like it). */
     private final boolean named;
 
@@ -171,6 +179,10 @@ public final class YamlSourceStore implements SourceStore {
     public SourcesDocument load() {
         lock.lock();
         try {
+            if (!staleTempFilesChecked) {
+                staleTempFilesChecked = true; // at start: later loads would find only what a running write makes
+                StaleTempFiles.removeNextTo(file);
+            }
             rawEntries.clear();
             unreadableEntries.clear();
             if (!Files.exists(file)) {
@@ -346,8 +358,13 @@ public final class YamlSourceStore implements SourceStore {
                     String where = path + "." + quotedKey(signal) + "." + quotedKey(field);
                     if (value instanceof String text && Substitution.hasReference(text)) {
                         String substituted = substitution.apply(text).strip();
-                        Optional<BigDecimal> number = decimal(substituted);
-                        signalJson.add(field, number.<JsonValue>map(Jsonp::value).orElseGet(() -> Jsonp.value(substituted)));
+                        Optional<BigDecimal> number = DecimalText.parse(substituted);
+                        if (number.isEmpty() && NUMERIC_FIELDS.contains(field)) {
+                            // the core's "must be a number" would not say which variable is missing or wrong
+                            errors.add(where + ": " + noNumberFrom(text, substituted));
+                        } else {
+                            signalJson.add(field, number.<JsonValue>map(Jsonp::value).orElseGet(() -> Jsonp.value(substituted)));
+                        }
                     } else {
                         try {
                             signalJson.add(field, json(value, where));
@@ -377,11 +394,25 @@ public final class YamlSourceStore implements SourceStore {
         return BackendText.quoted(key, 64);
     }
 
-    private static Optional<BigDecimal> decimal(String text) {
-        if (!text.matches("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
-            return Optional.empty();
+    /**
+     * Why the threshold {@code written} as a {@code ${VAR}} reference gave no number: which variable
+     * is unset, or how long what it gave is. Never the value itself: a reference may name a secret
+     * by mistake, and this message ends on standard error and in the log.
+     */
+    private String noNumberFrom(String written, String substituted) {
+        String reference = BackendText.quoted(written, 64);
+        String number = "a number (for example 0.9, 500 or 5e2; no unit)";
+        List<String> unset = substitution.unsetIn(written);
+        if (!unset.isEmpty()) {
+            return reference + " gives no number: " + String.join(", ", unset) + (unset.size() == 1 ? " is not set; set it to "
+                    : " are not set; set them to ") + number + ", or give a default: ${" + unset.getFirst() + ":-<number>}";
         }
-        return Optional.of(new BigDecimal(text));
+        String names = String.join(", ", Substitution.namesIn(written));
+        if (substituted.isEmpty()) {
+            return reference + " gives an empty value; set " + names + " to " + number;
+        }
+        return reference + " gives " + substituted.codePointCount(0, substituted.length()) + " characters that are not a number; set "
+                + names + " to " + number;
     }
 
     private List<PluginPin> pins(List<String> problems) {
@@ -616,7 +647,7 @@ public final class YamlSourceStore implements SourceStore {
             case NUMBER -> {
                 JsonNumber n = (JsonNumber) value;
                 if (raw instanceof String r && Substitution.hasReference(r)
-                        && decimal(substitution.apply(r).strip()).filter(d -> d.compareTo(n.bigDecimalValue()) == 0).isPresent()) {
+                        && DecimalText.parse(substitution.apply(r)).filter(d -> d.compareTo(n.bigDecimalValue()) == 0).isPresent()) {
                     return r; // a number that came from ${VAR} and did not change keeps its reference
                 }
                 return n.isIntegral() ? (Object) n.longValueExact() : (Object) n.bigDecimalValue().doubleValue();
@@ -672,29 +703,26 @@ public final class YamlSourceStore implements SourceStore {
      * {@code PROMETHEUS_URL} / {@code LOKI_URL} sources at the next start.
      */
     public HealthThresholdsStore thresholds() {
+        // persistent() and describe() answer GET /api/settings and GET /api/health/thresholds: they read volatile
+        // state and never take the store's lock, which a write holds while it waits up to 10 s for the file's lock
         return new HealthThresholdsStore() {
             @Override
             public boolean persistent() {
-                lock.lock();
-                try {
-                    return readable && Files.exists(file);
-                } finally {
-                    lock.unlock();
-                }
+                return readable && fileInUse();
             }
 
             @Override
             public String describe() {
-                lock.lock();
-                try {
-                    if (!Files.exists(file)) {
-                        return "no sources file is in use (CONFIG_PATH, else ./config/sources.yaml), so there is nowhere to keep them";
-                    }
-                    return readable ? "the sources file " + file.getFileName()
-                            : "the sources file could not be read at start, so it is never overwritten; fix it and restart";
-                } finally {
-                    lock.unlock();
+                if (!fileInUse()) {
+                    return "no sources file is in use (CONFIG_PATH, else ./config/sources.yaml), so there is nowhere to keep them";
                 }
+                if (!readable) {
+                    return "the sources file could not be read at start, so it is never overwritten; fix it and restart";
+                }
+                return fingerprint.isPresent() && !Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                        ? "the sources file " + file.getFileName() + ", which was deleted since this gateway read it (changes are "
+                                + "refused until it is back and the gateway restarted)"
+                        : "the sources file " + file.getFileName();
             }
 
             @Override
@@ -704,13 +732,22 @@ public final class YamlSourceStore implements SourceStore {
         };
     }
 
+    /**
+     * Whether the operator has a sources file: one exists, or this store read or wrote one. A file
+     * deleted since then still counts, so that a threshold change is refused like a source change
+     * ({@link #checkUnchangedSinceRead}) rather than kept in memory only without a word.
+     */
+    private boolean fileInUse() {
+        return fingerprint.isPresent() || Files.exists(file);
+    }
+
     private void saveThresholds(JsonObject overrides) throws SettingsStoreException {
         lock.lock();
         try {
             if (!readable) {
                 throw new SettingsStoreException("the sources file could not be read at start, so it is not overwritten; fix it and restart");
             }
-            if (!Files.exists(file)) {
+            if (!fileInUse()) {
                 throw new SettingsStoreException("no sources file is in use");
             }
             Map<String, Object> next = new LinkedHashMap<>(document);
@@ -793,10 +830,16 @@ public final class YamlSourceStore implements SourceStore {
                         + " now; nothing was written");
             }
         }
+        if (now.isEmpty() && fingerprint.isPresent()) {
+            // writing now would create the file anew and undo the deletion unseen
+            throw new SourceStoreException("the sources file was deleted since this gateway read it (by another process or by hand);"
+                    + " nothing was written: put the file back and restart the gateway to change it through the API again (without"
+                    + " a file a restart runs on PROMETHEUS_URL, LOKI_URL and the shipped health thresholds)");
+        }
         if (!now.equals(fingerprint)) {
-            throw new SourceStoreException("the sources file was " + (fingerprint.isEmpty() ? "created" : now.isEmpty() ? "deleted"
-                    : "changed") + " by another process or by hand since this gateway read it; nothing was written, so that change is"
-                    + " kept: restart the gateway to read the file again, then repeat this change");
+            throw new SourceStoreException("the sources file was " + (fingerprint.isEmpty() ? "created" : "changed") + " by another"
+                    + " process or by hand since this gateway read it; nothing was written, so that change is kept: restart the"
+                    + " gateway to read the file again, then repeat this change");
         }
     }
 

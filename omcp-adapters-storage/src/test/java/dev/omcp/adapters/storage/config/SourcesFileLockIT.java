@@ -3,9 +3,12 @@ package dev.omcp.adapters.storage.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.ports.settings.HealthThresholdsStore;
+import dev.omcp.ports.settings.SettingsStoreException;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.sdk.connector.SourceConfig;
+import jakarta.json.Json;
 import jakarta.json.JsonValue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -18,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +74,39 @@ class SourcesFileLockIT {
         }
         save.get(20, TimeUnit.SECONDS);
         assertThat(Files.readString(file)).contains("name: waited");
+    }
+
+    @Test
+    void whileAWriteWaitsForTheFileLock_whetherChangesPersist_isAnsweredAtOnce() throws Exception {
+        Path file = sourcesFile();
+        YamlSourceStore store = store(file, Duration.ofSeconds(30));
+        store.load();
+        HealthThresholdsStore thresholds = store.thresholds();
+        CompletableFuture<Void> save;
+        try (SourcesFileLock.Held other = new SourcesFileLock(file, Duration.ofSeconds(1)).acquire()) {
+            save = CompletableFuture.runAsync(() -> {
+                try {
+                    thresholds.save(Json.createObjectBuilder().add("cpu", Json.createObjectBuilder().add("critical", 0.99)).build());
+                } catch (SettingsStoreException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(save).as("the write waits for the lock, holding the store").isNotDone();
+
+            // what GET /api/settings and GET /api/health/thresholds ask: answered from memory, not after the write
+            // on a thread of its own: the common pool may have just the one thread, which the save holds
+            ExecutorService reader = Executors.newSingleThreadExecutor();
+            try {
+                Future<String> read = reader.submit(() -> thresholds.persistent() + " " + thresholds.describe());
+                assertThat(read.get(2, TimeUnit.SECONDS)).isEqualTo("true the sources file sources.yaml");
+            } finally {
+                reader.shutdownNow();
+            }
+            assertThat(save).isNotDone();
+        }
+        save.get(20, TimeUnit.SECONDS);
+        assertThat(Files.readString(file)).contains("critical: 0.99");
     }
 
     @Test

@@ -50,4 +50,10 @@ class SubstitutionTest {
         }
         assertThat(reported).isEmpty();
     }
+
+    @Test
+    void unsetIn_namesTheVariablesLeftLiteral_andNamesIn_everyVariable() {
+        assertThat(substitution.unsetIn("${NOPE}${TOKEN}${EMPTY}${GONE:-d}$${ESCAPED}${NOPE}")).containsExactly("NOPE");
+        assertThat(Substitution.namesIn("${NOPE}${TOKEN}${GONE:-d}$${ESCAPED}${NOPE}")).containsExactly("NOPE", "TOKEN", "GONE");
+    }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.settings.SettingsStoreException;
 import dev.omcp.ports.settings.StoredThresholds;
+import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourcesDocument;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -75,6 +76,95 @@ class YamlHealthThresholdsIT {
         SourcesDocument document = store(write("health:\n  thresholds:\n    cpu: {critical: '0.9'}\n")).load();
 
         assertThat(document.healthThresholds()).isEqualTo(new StoredThresholds.Found(json("{\"cpu\": {\"critical\": \"0.9\"}}")));
+    }
+
+    @Test
+    void numbersInExponentForm_areNumbers_inTheBlockAndInASourcesSettings_whileQuotedOnesStayStrings() throws Exception {
+        SourcesDocument document = store(write("""
+                sources:
+                  - {name: prom, type: prometheus, url: 'https://p.example.com', fetchConcurrency: 5e2, quoted: "5e2"}
+                health:
+                  thresholds:
+                    latency_p99: {degraded: 5e2, critical: 1.0e3, weight: 2E0}
+                    cpu: {degraded: .5, critical: 9.5e-1}
+                """)).load();
+
+        assertThat(document.problems()).isEmpty();
+        StoredThresholds.Found found = (StoredThresholds.Found) document.healthThresholds();
+        JsonObject latency = found.overrides().getJsonObject("latency_p99");
+        assertThat(latency.getJsonNumber("degraded").doubleValue()).isEqualTo(500);
+        assertThat(latency.getJsonNumber("critical").doubleValue()).isEqualTo(1000);
+        assertThat(latency.getJsonNumber("weight").doubleValue()).isEqualTo(2);
+        assertThat(found.overrides().getJsonObject("cpu").getJsonNumber("degraded").doubleValue()).isEqualTo(0.5);
+        assertThat(found.overrides().getJsonObject("cpu").getJsonNumber("critical").doubleValue()).isEqualTo(0.95);
+        JsonObject settings = document.sources().getFirst().config().settings();
+        assertThat(settings.getJsonNumber("fetchConcurrency").intValue()).isEqualTo(500);
+        assertThat(settings.getString("quoted")).as("quoting is how an operator says it is text").isEqualTo("5e2");
+    }
+
+    @Test
+    void aStringThatLooksLikeANumber_isWrittenQuoted_soTheNextReadKeepsItAString() throws Exception {
+        Path file = write("sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com', label: \"5e2\"}\n");
+        YamlSourceStore store = store(file);
+        store.save(store.load().sources());
+
+        assertThat(store.load().sources().getFirst().config().settings().getString("label")).isEqualTo("5e2");
+    }
+
+    @Test
+    void aVariableHoldingANumberInAnyFormTheFileAccepts_becomesThatNumber() throws Exception {
+        YamlSourceStore store = new YamlSourceStore(Optional.of(write("""
+                health:
+                  thresholds:
+                    latency_p99: {degraded: "${P99_D}", critical: "${P99_C}"}
+                    cpu: {degraded: "${CPU_D}", critical: "${CPU_C}"}
+                """)), dir, Map.of("P99_D", "5e2", "P99_C", " 1.0e3 ", "CPU_D", ".5", "CPU_C", "0.95"), List.of());
+
+        assertThat(store.load().healthThresholds()).isEqualTo(new StoredThresholds.Found(json("""
+                {"latency_p99": {"degraded": 5e2, "critical": 1.0e3}, "cpu": {"degraded": 0.5, "critical": 0.95}}""")));
+    }
+
+    @Test
+    void aVariableThatIsUnset_orHoldsNoNumber_isNamed_withoutItsValue() throws Exception {
+        YamlSourceStore store = new YamlSourceStore(Optional.of(write("""
+                health:
+                  thresholds:
+                    latency_p99: {degraded: "${P99_UNSET}", critical: "${P99_WORDS}"}
+                    cpu: {critical: "${CPU_EMPTY}", weight: "${CPU_WEIGHT:-}"}
+                """)), dir, Map.of("P99_WORDS", "hunter2-secret", "CPU_EMPTY", ""), List.of());
+
+        StoredThresholds read = store.load().healthThresholds();
+
+        assertThat(read).isInstanceOfSatisfying(StoredThresholds.Unreadable.class, u -> {
+            assertThat(u.errors()).containsExactly(
+                    "health.thresholds.latency_p99.degraded: ${P99_UNSET} gives no number: P99_UNSET is not set; set it to a "
+                            + "number (for example 0.9, 500 or 5e2; no unit), or give a default: ${P99_UNSET:-<number>}",
+                    "health.thresholds.latency_p99.critical: ${P99_WORDS} gives 14 characters that are not a number; set "
+                            + "P99_WORDS to a number (for example 0.9, 500 or 5e2; no unit)",
+                    "health.thresholds.cpu.critical: ${CPU_EMPTY} gives an empty value; set CPU_EMPTY to a number (for "
+                            + "example 0.9, 500 or 5e2; no unit)",
+                    "health.thresholds.cpu.weight: ${CPU_WEIGHT:-} gives an empty value; set CPU_WEIGHT to a number (for "
+                            + "example 0.9, 500 or 5e2; no unit)");
+            assertThat(String.join("\n", u.errors())).doesNotContain("hunter2");
+        });
+    }
+
+    @Test
+    void aFileDeletedWhileTheGatewayRuns_refusesAThresholdChange_asItRefusesASourceChange() throws Exception {
+        Path file = write(FILE);
+        YamlSourceStore store = store(file);
+        SourcesDocument loaded = store.load();
+        Files.delete(file);
+        HealthThresholdsStore thresholds = store.thresholds();
+
+        // the operator configured a file: a change is not quietly kept in memory only
+        assertThat(thresholds.persistent()).isTrue();
+        assertThat(thresholds.describe()).contains("sources.yaml", "deleted");
+        assertThatThrownBy(() -> thresholds.save(json("{\"cpu\": {\"critical\": 0.99}}"))).isInstanceOf(SettingsStoreException.class)
+                .hasMessageContaining("the sources file was deleted").hasMessageContaining("nothing was written");
+        assertThatThrownBy(() -> store.save(loaded.sources())).isInstanceOf(SourceStoreException.class)
+                .hasMessageContaining("the sources file was deleted").hasMessageContaining("nothing was written");
+        assertThat(file).doesNotExist();
     }
 
     @Test
