@@ -23,13 +23,24 @@ import org.slf4j.LoggerFactory;
  * A sink that never blocks the request path: {@link #publish} only offers to a bounded queue; one
  * virtual thread takes batches from it (by count or age, {@link BatchWindow}; see {@link BatchPump}),
  * delivers them with retries ({@link RetryPolicy}) and dead-letters what cannot be delivered. A full
- * queue dead-letters the record at once instead of waiting.
+ * queue dead-letters the record at once instead of waiting, through a {@link DeadLetterHandOff}, so
+ * the request thread does not wait for the dead-letter file either.
  */
 public final class BatchingAuditSink implements AuditSink {
     private static final Logger LOG = LoggerFactory.getLogger(BatchingAuditSink.class);
+    /**
+     * Overflowing entries that may wait for the dead-letter writer (a few MB): a burst a healthy disk
+     * takes in a few fsyncs is kept whole; only a disk stuck for that long loses entries (logged).
+     */
+    static final int HAND_OFF_MIN_CAPACITY = 10_000;
 
-    /** Counters for tests and metrics. */
-    public record Stats(long delivered, long deadLettered, long overflowed, long attempts) {}
+    /**
+     * Counters for tests and metrics.
+     *
+     * @param lost of {@code deadLettered}, entries that overflowed while the dead-letter file was so slow that
+     *     they could not even wait for it: only logged (they remain in the audit file)
+     */
+    public record Stats(long delivered, long deadLettered, long overflowed, long attempts, long lost) {}
 
     /** The current run of failed attempts: since when, and why the latest one failed. */
     private record Failing(Instant since, String reason) {}
@@ -64,6 +75,8 @@ public final class BatchingAuditSink implements AuditSink {
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong overflowed = new AtomicLong();
     private final AtomicLong attempts = new AtomicLong();
+    private final AtomicLong lost = new AtomicLong();
+    private final DeadLetterHandOff handOff;
     private final Clock clock;
     /** Written by the pump's thread only; null while deliveries succeed. */
     private volatile Failing failing;
@@ -77,6 +90,8 @@ public final class BatchingAuditSink implements AuditSink {
         this.random = Objects.requireNonNull(random, "random");
         this.pacer = Objects.requireNonNull(pacer, "pacer");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.handOff = new DeadLetterHandOff(name, deadLetters, Math.max(settings.queueCapacity(), HAND_OFF_MIN_CAPACITY),
+                settings.shutdownGrace(), clock, deadLettered::addAndGet);
         this.pump = new BatchPump<>("omcp-audit-sink-" + name, settings.queueCapacity(), settings.window(),
                 settings.shutdownGrace(), clock, new BatchPump.Handler<>() {
                     @Override
@@ -110,32 +125,57 @@ public final class BatchingAuditSink implements AuditSink {
         return name;
     }
 
+    /** Never waits: not for the destination, not for the dead-letter file. */
     @Override
     public void publish(AuditRecord record) {
-        if (pump.closing()) {
-            deadLetter(List.of(record), "the sink was stopping when the entry arrived", 0);
+        if (!pump.closing() && pump.offer(record)) {
             return;
         }
-        if (!pump.offer(record)) {
-            if (pump.closing()) {
-                // the pump closed between the check above and the offer: its last drain has been taken
-                deadLetter(List.of(record), "the sink was stopping when the entry arrived", 0);
-                return;
+        if (pump.closing()) {
+            // the pump is closing (perhaps since the check above): its last drain may have been taken
+            keepAside(record, "the sink was stopping when the entry arrived", false);
+            return;
+        }
+        long total = overflowed.incrementAndGet();
+        if (total == 1 || total % 1000 == 0) {
+            LOG.warn("event=audit-sink-overflow sink={} overflowed={} deadLetterFile={}", name, total,
+                    deadLetters.file().map(Path::toString).orElse("none (entries remain in the audit file)"));
+        }
+        keepAside(record, "queue full (" + settings.queueCapacity()
+                + " entries): the destination is slower than the gateway or unreachable", true);
+    }
+
+    /** Dead-letters a record the pump did not take, through the hand-off while the sink runs. */
+    private void keepAside(AuditRecord record, String reason, boolean overflow) {
+        if (deadLetters.file().isEmpty()) {
+            if (!overflow) {
+                deadLetter(List.of(record), reason, 0); // logs the loss; touches no disk
+            } else {
+                deadLettered.incrementAndGet(); // the overflow is logged in aggregate above
             }
-            long total = overflowed.incrementAndGet();
-            deadLetters.write(name, "queue full (" + settings.queueCapacity()
-                    + " entries): the destination is slower than the gateway or unreachable", 0, List.of(record), false);
-            deadLettered.incrementAndGet();
-            if (total == 1 || total % 1000 == 0) {
-                LOG.warn("event=audit-sink-overflow sink={} overflowed={} deadLetterFile={}", name, total,
-                        deadLetters.file().map(Path::toString).orElse("none (entries remain in the audit file)"));
-            }
+            return;
+        }
+        if (handOff.offer(record, reason)) {
+            return; // counted once written
+        }
+        if (handOff.closing()) {
+            // the sink has stopped: kept on this thread (the file is closed again after the write); only an
+            // entry racing the gateway's shutdown gets here
+            deadLetter(List.of(record), reason, 0);
+            return;
+        }
+        long total = lost.incrementAndGet();
+        deadLettered.incrementAndGet();
+        if (total == 1 || total % 1000 == 0) {
+            LOG.error("event=audit-dead-letter-lost sink={} seq={} lost={} reason=\"the dead-letter file is too slow to take"
+                    + " the overflow ({} entries wait for it)\" outcome=lost note=\"the entries remain in the audit file\"",
+                    name, record.entry().seq(), total, Math.max(settings.queueCapacity(), HAND_OFF_MIN_CAPACITY));
         }
     }
 
     /** Counters so far. */
     public Stats stats() {
-        return new Stats(delivered.get(), deadLettered.get(), overflowed.get(), attempts.get());
+        return new Stats(delivered.get(), deadLettered.get(), overflowed.get(), attempts.get(), lost.get());
     }
 
     /** How delivery is going, for {@code GET /api/audit}: reasons never hold the URL, a token or a credential. */
@@ -195,13 +235,13 @@ public final class BatchingAuditSink implements AuditSink {
         if (records.isEmpty()) {
             return;
         }
-        deadLetters.write(name, reason, attemptCount, records, true);
+        deadLetters.write(name, reason, attemptCount, records);
         deadLettered.addAndGet(records.size());
     }
 
     /**
      * Stops taking records, keeps delivering what is queued for up to the shutdown grace, then
-     * dead-letters whatever is left.
+     * dead-letters whatever is left. An entry published afterwards is still dead-lettered.
      */
     @Override
     public void close() {
@@ -209,6 +249,8 @@ public final class BatchingAuditSink implements AuditSink {
             return;
         }
         pump.close();
+        // after the pump: what arrives while it closes is handed off, and written here
+        handOff.close();
         deadLetters.close();
     }
 }

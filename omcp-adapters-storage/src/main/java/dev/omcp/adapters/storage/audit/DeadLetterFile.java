@@ -13,9 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +35,20 @@ public final class DeadLetterFile {
     private final Optional<Path> file;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
+    private final UnaryOperator<FileChannel> channels;
     private FileChannel channel;
+    /** Set by {@link #close}: from then on each write closes the file again. */
+    private boolean closed;
 
     public DeadLetterFile(Optional<Path> file, Clock clock) {
-        this.file = file;
-        this.clock = clock;
+        this(file, clock, UnaryOperator.identity());
+    }
+
+    /** For tests: writes and fsyncs go through {@code channels} applied to each channel opened on the file. */
+    DeadLetterFile(Optional<Path> file, Clock clock, UnaryOperator<FileChannel> channels) {
+        this.file = Objects.requireNonNull(file, "file");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.channels = Objects.requireNonNull(channels, "channels");
     }
 
     /** The file, when there is one. */
@@ -45,29 +57,49 @@ public final class DeadLetterFile {
     }
 
     /**
-     * Records that {@code records} could not be delivered by {@code sink}, and why.
-     *
-     * @param durable whether to fsync and log now; the overflow path on a request thread passes
-     *     false (the sink logs overflow in aggregate, and the next durable write or {@link #close}
-     *     forces the file)
+     * Records that {@code records} could not be delivered by {@code sink}, and why: appends them and
+     * forces the file to disk. May wait for the disk, so it is for a sink's own threads only, never a
+     * request thread (see {@link DeadLetterHandOff}). After {@link #close} it still writes, and closes
+     * the file again at once, so a late entry is kept without leaving a descriptor open.
      */
-    public void write(String sink, String reason, int attempts, List<AuditRecord> records, boolean durable) {
+    public void write(String sink, String reason, int attempts, List<AuditRecord> records) {
         if (records.isEmpty()) {
             return;
         }
         long first = records.get(0).entry().seq();
         long last = records.get(records.size() - 1).entry().seq();
         if (file.isEmpty()) {
-            if (!durable) {
-                return; // the sink logs overflow in aggregate
-            }
             LOG.error("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" outcome=lost"
                     + " note=\"no dead-letter file is configured; the entries remain in the audit file\"",
                     sink, first, last, attempts, reason);
             return;
         }
+        byte[] lines = lines(sink, reason, attempts, records);
+        lock.lock();
+        try {
+            // a channel is closed by an interrupt during one of its operations (a sink's thread at shutdown): reopen it
+            if (channel == null || !channel.isOpen()) {
+                channel = channels.apply(open(file.get()));
+            }
+            // a partial line would glue the next dead letter onto it and make both unreadable
+            PrivateFiles.appendWhole(channel, lines, channel.size(), false);
+            channel.force(false);
+            LOG.warn("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" file={}",
+                    sink, first, last, attempts, reason, file.get());
+        } catch (IOException e) {
+            LOG.error("event=audit-dead-letter-failed sink={} firstSeq={} lastSeq={} reason=\"{}\" file={} outcome=lost"
+                    + " note=\"the entries remain in the audit file\"", sink, first, last, reason, file.get(), e);
+        } finally {
+            if (closed) {
+                closeChannel();
+            }
+            lock.unlock();
+        }
+    }
+
+    private byte[] lines(String sink, String reason, int attempts, List<AuditRecord> records) {
         StringBuilder lines = new StringBuilder();
-        String deadAt = AuditEntry.formatTimestamp(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        String deadAt = AuditEntry.formatTimestamp(clock.instant().truncatedTo(ChronoUnit.MILLIS));
         for (AuditRecord record : records) {
             ObjectNode line = MAPPER.createObjectNode()
                     .put("deadAt", deadAt)
@@ -81,40 +113,32 @@ public final class DeadLetterFile {
                 throw new IllegalStateException("a dead-letter line could not be written as JSON", e);
             }
         }
+        return lines.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Forces and closes the file; a later {@link #write} opens it for that write only. */
+    public void close() {
         lock.lock();
         try {
-            if (channel == null) {
-                channel = open(file.get());
-            }
-            // a partial line would glue the next dead letter onto it and make both unreadable
-            PrivateFiles.appendWhole(channel, lines.toString().getBytes(StandardCharsets.UTF_8), channel.size(), false);
-            if (!durable) {
-                return;
-            }
-            channel.force(false);
-            LOG.warn("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" file={}",
-                    sink, first, last, attempts, reason, file.get());
-        } catch (IOException e) {
-            LOG.error("event=audit-dead-letter-failed sink={} firstSeq={} lastSeq={} reason=\"{}\" file={} outcome=lost"
-                    + " note=\"the entries remain in the audit file\"", sink, first, last, reason, file.get(), e);
+            closed = true;
+            closeChannel();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Forces and closes the file. */
-    public void close() {
-        lock.lock();
-        try {
-            if (channel != null) {
-                channel.force(false);
-                channel.close();
-                channel = null;
+    /** Called with the lock held. */
+    private void closeChannel() {
+        if (channel == null) {
+            return;
+        }
+        try (FileChannel closing = channel) {
+            channel = null;
+            if (closing.isOpen()) {
+                closing.force(false);
             }
         } catch (IOException e) {
             LOG.error("event=audit-dead-letter-close-failed file={}", file.orElse(null), e);
-        } finally {
-            lock.unlock();
         }
     }
 

@@ -29,7 +29,7 @@ class DeadLetterFileIT {
         var first = TestRecords.record(1, T0, "user:a", "create", "line\nbreak \u001b[31m");
         var second = TestRecords.record(2, T0, "user:b", "delete", "x");
 
-        deadLetters.write("webhook", "HTTP 400", 1, List.of(first, second), true);
+        deadLetters.write("webhook", "HTTP 400", 1, List.of(first, second));
         deadLetters.close();
 
         List<String> lines = Files.readAllLines(file);
@@ -48,7 +48,7 @@ class DeadLetterFileIT {
         Path file = Files.createSymbolicLink(dir.resolve("audit.jsonl.s3-deadletter.jsonl"), victim);
         DeadLetterFile deadLetters = new DeadLetterFile(Optional.of(file), Clock.fixed(T0, ZoneOffset.UTC));
 
-        deadLetters.write("s3", "HTTP 403", 1, List.of(TestRecords.record(1, T0, "user:a", "create", "x")), true);
+        deadLetters.write("s3", "HTTP 403", 1, List.of(TestRecords.record(1, T0, "user:a", "create", "x")));
         deadLetters.close();
 
         assertThat(Files.readString(victim)).isEqualTo("untouched\n");
