@@ -1,6 +1,7 @@
 package dev.omcp.app.settings;
 
 import dev.omcp.adapters.storage.audit.FsyncPolicy;
+import dev.omcp.adapters.storage.audit.S3Addressing;
 import dev.omcp.adapters.storage.audit.TornTailPolicy;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.ports.egress.EgressVerdict;
@@ -14,7 +15,6 @@ import java.util.regex.Pattern;
 
 /** Reads the audit variables; every problem goes to the shared list so all are reported at once. */
 final class AuditSettingsReader {
-    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,32}");
 
     private AuditSettingsReader() {}
@@ -85,12 +85,17 @@ final class AuditSettingsReader {
                     + "the endpoint as scheme://host[:port][/path]");
             uri = Optional.empty();
         }
+        Optional<String> pathProblem = uri.flatMap(S3Addressing::basePathProblem);
+        if (pathProblem.isPresent()) {
+            env.problem(Variables.AUDIT_S3_ENDPOINT, pathProblem.get());
+            uri = Optional.empty();
+        }
         if (keyId.isPresent() && !headerSafe(env, Variables.AUDIT_S3_ACCESS_KEY_ID, keyId.get())) {
             complete = false;
         }
-        if (bucket.isPresent() && !BUCKET.matcher(bucket.get()).matches()) {
-            env.problem(Variables.AUDIT_S3_BUCKET, "must be a bucket name: 3-63 of a-z, 0-9, '.', '-', starting and ending"
-                    + " with a letter or digit, got '" + bucket.get() + "'");
+        Optional<String> bucketProblem = bucket.flatMap(S3Addressing::bucketProblem);
+        if (bucketProblem.isPresent()) {
+            env.problem(Variables.AUDIT_S3_BUCKET, bucketProblem.get());
             complete = false;
         }
         String prefix = env.string(Variables.AUDIT_S3_PREFIX);

@@ -146,6 +146,33 @@ class AuditSettingsReaderTest {
     }
 
     @Test
+    void aBucketNameS3Refuses_refusesTheStart_insteadOfDeadLetteringEveryBatch() throws InvalidSettingsException {
+        // S3's bucket naming rules: no two adjacent periods, not formatted as an IP address, no "xn--" prefix
+        for (String bucket : List.of("audit..logs", "192.168.5.4", "10.0.0.1", "xn--audit-logs")) {
+            assertThatThrownBy(() -> read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000",
+                    "OMCP_AUDIT_S3_BUCKET", bucket, "OMCP_AUDIT_S3_ACCESS_KEY_ID", "key", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t"))
+                    .as(bucket).isInstanceOf(InvalidSettingsException.class)
+                    .hasMessageContaining("OMCP_AUDIT_S3_BUCKET must be a bucket name")
+                    .hasMessageContaining("'" + bucket + "'");
+        }
+        // an access point alias stands in for a bucket name in object operations, so its reserved suffix is accepted
+        for (String bucket : List.of("audit.logs.2025", "my-ap-hrzrlukc5m36ft7okagglf3gmwluquse1b-s3alias", "1.2.3.4.5")) {
+            assertThat(read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000",
+                    "OMCP_AUDIT_S3_BUCKET", bucket, "OMCP_AUDIT_S3_ACCESS_KEY_ID", "key", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t")
+                    .s3()).as(bucket).isPresent();
+        }
+    }
+
+    @Test
+    void anS3EndpointPathWithBytesThatAreNotUtf8_refusesTheStart() {
+        assertThatThrownBy(() -> read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000/%C3",
+                "OMCP_AUDIT_S3_BUCKET", "audit-logs", "OMCP_AUDIT_S3_ACCESS_KEY_ID", "key", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t"))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT")
+                .hasMessageContaining("UTF-8");
+    }
+
+    @Test
     void aWebhookTokenWithoutAUrlIsAMistake() {
         assertThatThrownBy(() -> read("OMCP_AUDIT_WEBHOOK_TOKEN", "tok"))
                 .hasMessageContaining("OMCP_AUDIT_WEBHOOK_TOKEN is set but OMCP_AUDIT_WEBHOOK_URL is not")

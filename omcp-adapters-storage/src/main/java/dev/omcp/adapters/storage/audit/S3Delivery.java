@@ -61,6 +61,13 @@ final class S3Delivery implements Delivery {
             Objects.requireNonNull(region, "region");
             Objects.requireNonNull(accessKeyId, "accessKeyId");
             Objects.requireNonNull(secretAccessKey, "secretAccessKey");
+            // refused here, at start, rather than by the store at the first delivery
+            S3Addressing.bucketProblem(bucket).ifPresent(problem -> {
+                throw new IllegalArgumentException("the bucket " + problem);
+            });
+            S3Addressing.basePathProblem(endpoint).ifPresent(problem -> {
+                throw new IllegalArgumentException("the endpoint " + problem);
+            });
         }
 
         @Override
@@ -105,10 +112,12 @@ final class S3Delivery implements Delivery {
      * The path-style URI of {@code key} and the canonical path signed for it. Its authority is the
      * signed host ({@link #hostHeader}): over HTTP/2 the JDK client sends the authority as written
      * ({@code :authority}), so an endpoint written with its default port ({@code https://host:443})
-     * would otherwise reach the store as {@code host:443} with a signature made for {@code host}.
+     * would otherwise reach the store as {@code host:443} with a signature made for {@code host}. Its
+     * path is in the form the store signs ({@link S3Addressing#canonicalBasePath}), so the path signed
+     * is the path sent.
      */
     static URI objectUri(URI endpoint, String bucket, String key) {
-        String base = endpoint.getRawPath() == null ? "" : endpoint.getRawPath().replaceAll("/+$", "");
+        String base = S3Addressing.canonicalBasePath(endpoint);
         String path = base + "/" + SigV4Signer.uriEncode(bucket, false) + "/" + SigV4Signer.encodePath(key);
         return URI.create(endpoint.getScheme() + "://" + hostHeader(endpoint) + path);
     }

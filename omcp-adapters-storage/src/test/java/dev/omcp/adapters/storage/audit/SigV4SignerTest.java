@@ -132,7 +132,7 @@ class SigV4SignerTest {
     @Test
     void theSecretNeverAppearsInTheSignersText() {
         assertThat(SUITE.toString()).doesNotContain("wJalr");
-        assertThat(new S3Delivery.Target(java.net.URI.create("http://127.0.0.1:1"), "b", "p/", "r", "id", "s3cr3t").toString())
+        assertThat(new S3Delivery.Target(java.net.URI.create("http://127.0.0.1:1"), "audit-b", "p/", "r", "id", "s3cr3t").toString())
                 .doesNotContain("s3cr3t");
     }
 }

@@ -139,4 +139,35 @@ class SinkPoliciesTest {
             assertThat(S3Delivery.hostHeader(uri)).as(written).isEqualTo(uri.getRawAuthority());
         }
     }
+
+    @Test
+    void anEndpointBasePath_isSentAsS3CanonicalisesIt_soTheSignedPathIsTheOneTheStoreComputes() {
+        // S3 computes the canonical URI from the path it receives: each segment decoded, then URI-encoded once
+        // (unreserved characters plain, everything else upper-case %XX). The sink sends and signs the same path
+        // (S3Delivery signs uri.getRawPath()), so that path must already be in that form.
+        String[][] cases = {
+                {"http://h:9000/%7Efoo", "/~foo/b/k"},
+                {"http://h:9000/a+b/", "/a%2Bb/b/k"},
+                {"http://h:9000/x%2fy", "/x%2Fy/b/k"},
+                {"http://h:9000/caf%c3%a9/s3", "/caf%C3%A9/s3/b/k"},
+                {"http://h:9000/a%20b", "/a%20b/b/k"},
+                {"http://h:9000/minio", "/minio/b/k"},
+        };
+        for (String[] c : cases) {
+            assertThat(S3Delivery.objectUri(java.net.URI.create(c[0]), "b", "k").getRawPath()).as(c[0]).isEqualTo(c[1]);
+        }
+    }
+
+    @Test
+    void aTargetS3WouldRefuse_cannotBeBuilt_soAnEmbedderLearnsAtStartNotAtTheFirstDelivery() {
+        java.net.URI endpoint = java.net.URI.create("http://127.0.0.1:9000");
+        for (String bucket : new String[] {"a..b", "192.168.5.4", "xn--abc", "Bad_Bucket"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> new S3Delivery.Target(endpoint, bucket, "p/", "us-east-1", "AKID", "secret"))
+                    .as(bucket).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be a bucket name")
+                    .hasMessageNotContaining("secret");
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new S3Delivery.Target(java.net.URI.create("http://h/%C3%28"), "b-1",
+                "p/", "us-east-1", "AKID", "secret")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UTF-8");
+    }
 }
