@@ -142,6 +142,34 @@ class TempoHostileAnswersIT {
         });
     }
 
+    @Test
+    void aSpanTempoAnswersTwice_countsOnce_soItsCopyOfTheTraceDoesNotSeemTheFullest() throws Exception {
+        // the same span id twice (a span ingested twice, not yet deduplicated by compaction): one span, not two;
+        // spans without an id cannot be told apart, so each counts
+        searchHit("\"startTimeUnixNano\":\"" + START_NANOS + "\"");
+        trace(span("AAAAAAAAAAE=", "", 0L, 240L) + "," + span("AAAAAAAAAAI=", "AAAAAAAAAAE=", 10L, 120L) + ","
+                + span("AAAAAAAAAAI=", "AAAAAAAAAAE=", 10L, 120L) + ",{\"name\":\"no id\"},{\"spanId\":\"\",\"name\":\"empty id\"}");
+        assertThat(onlyTrace().spanCount()).isEqualTo(4);
+    }
+
+    @Test
+    void aNotReadyAnswer_isShownOnOneLine_andCutWithoutSplittingACharacter() throws Exception {
+        answers.put("/ready", "Ingester not ready:\nwaiting for 15s after being ready\r\nlevel=error msg=forged");
+        try (Connector connector = connect()) {
+            String message = connector.health().message();
+            assertThat(message).startsWith("Tempo is not ready: Ingester not ready:").doesNotContain("\n", "\r")
+                    .contains("waiting for 15s after being ready level=error msg=forged");
+        }
+        // a character outside the BMP (two UTF-16 units) right where the answer is cut
+        answers.put("/ready", "x".repeat(199) + Character.toString(0x1F600) + "z".repeat(50));
+        try (Connector connector = connect()) {
+            String message = connector.health().message();
+            assertThat(message.codePoints().noneMatch(c -> Character.getType(c) == Character.SURROGATE))
+                    .as("no half character: %s", message).isTrue();
+            assertThat(message).endsWith("x…").doesNotContain("z");
+        }
+    }
+
     /** A span named {@code name} starting {@code startOffsetMs} after the hit and lasting 10 ms. */
     private static String named(String name, String id, String parent, long startOffsetMs) {
         return span(id, parent, startOffsetMs, startOffsetMs + 10).replace("\"name\":\"op\"", "\"name\":\"" + name + "\"");

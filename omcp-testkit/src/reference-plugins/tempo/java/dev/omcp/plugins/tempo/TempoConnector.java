@@ -11,6 +11,7 @@ import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -54,6 +55,8 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     static final long MAX_DURATION_MS = 0xFFFF_FFFFL;
     /** How many ids of traces gone between search and fetch the warning names; it counts the rest. */
     static final int GONE_IDS_NAMED = 3;
+    /** How much of a not-ready answer the health message quotes. */
+    static final int MAX_NOT_READY_CHARS = 200;
     private final SourceConfig source;
     private final BackendApi api;
     private final Clock clock;
@@ -75,10 +78,11 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     public Health health() {
         long started = System.nanoTime();
         try {
-            String answer = api.getText("ready", Map.of());
-            String said = answer.strip();
+            String said = api.getText("ready", Map.of()).strip();
             boolean ready = said.equalsIgnoreCase("ready");
-            return new Health(ready, ready ? "Tempo is ready" : "Tempo is not ready: " + (said.length() > 200 ? said.substring(0, 200) + "..." : said),
+            // Tempo's own words (which ring member is not ready yet) are worth showing, but as a backend's text: one line,
+            // no URL, bounded without cutting a character in half
+            return new Health(ready, ready ? "Tempo is ready" : "Tempo is not ready: " + BackendText.clean(said, MAX_NOT_READY_CHARS),
                     Duration.ofNanos(System.nanoTime() - started));
         } catch (ConnectorException e) {
             return new Health(false, e.getMessage(), Duration.ofNanos(System.nanoTime() - started));

@@ -7,8 +7,10 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Reads a trace as Tempo returns it from {@code /api/traces/<id>}: OTLP JSON, either
@@ -18,7 +20,7 @@ import java.util.Locale;
  * trace over decades and rank it the slowest. An entry of the wrong JSON type is a BAD_RESPONSE naming
  * the field, not a ClassCastException.
  *
- * @param spanCount how many spans the trace has
+ * @param spanCount how many spans the trace has: distinct span ids (a span without one counts on its own)
  * @param error whether any span's status is an error
  * @param rootName the root span's name: of the spans without a parent the earliest to start (ties: the first read;
  *     a span without a start after those with one), so a trace whose root has not arrived is not rooted at
@@ -43,6 +45,10 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo's trace has neither batches nor resourceSpans");
         }
         int count = 0;
+        // A span Tempo answers twice (ingested twice, not yet deduplicated by compaction) is one span: counted twice, its copy
+        // of the trace would seem the fullest and win the gateway's merge. The set holds the id strings the parsed answer
+        // already holds, one entry per span, so it grows no faster than the answer the gateway's memory budget bounds.
+        Set<String> seen = new HashSet<>();
         boolean error = false;
         String rootName = "";
         String rootService = "";
@@ -69,7 +75,9 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
                 }
                 for (JsonValue spanValue : spans) {
                     JsonObject span = entry(spanValue, "spans");
-                    count++;
+                    if (!(span.get("spanId") instanceof JsonString id) || id.getString().isEmpty() || seen.add(id.getString())) {
+                        count++;
+                    }
                     long spanStart = nanos(span, "startTimeUnixNano");
                     if (spanStart != NO_TIME) {
                         start = Math.min(start, spanStart);
