@@ -2,6 +2,9 @@ package dev.omcp.testkit.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
 import java.util.List;
@@ -87,6 +90,23 @@ class ZipkinTraceShapesIT {
             assertThat(trace.spanCount()).isEqualTo(2);
             assertThat(trace.durationMs()).isEqualTo(4.0);
         });
+    }
+
+    @Test
+    void entriesOfTheTraceListThatAreNoTraces_areLeftOut_countedInAWarning_whileTheOthersAreAnswered() throws Exception {
+        long t = CannedZipkin.START_MICROS;
+        zipkin.answer("[[" + span("a1", null, "get /cart", "checkout", "\"timestamp\":" + t + ",\"duration\":2000") + "],"
+                + "[],\"not a trace\",7,{\"traceId\":\"48485a3953bb6124\"},null]");
+        try (Connector connector = zipkin.connect()) {
+            TraceResult result = ((TracesCapability) connector).searchTraces(CannedZipkin.query());
+            assertThat(result.traces()).extracting(TraceSummary::rootName).containsExactly("get /cart");
+            assertThat(result.warnings()).containsExactly("5 entries of Zipkin's trace list were left out: not a list of spans, "
+                    + "or an empty one (a broken answer, or something other than Zipkin's API at the source URL)");
+        }
+        zipkin.answer("[[" + span("a1", null, "get /cart", "checkout", "\"timestamp\":" + t + ",\"duration\":2000") + "]]");
+        try (Connector connector = zipkin.connect()) {
+            assertThat(((TracesCapability) connector).searchTraces(CannedZipkin.query()).warnings()).isEmpty();
+        }
     }
 
     /** A span of one trace; {@code id} and {@code parentId} are short hex, padded to Zipkin's 16 digits; {@code fields} JSON. */

@@ -14,6 +14,7 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
@@ -127,29 +128,53 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
 
     @Override
     public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+        return searchTraces(query).traces();
+    }
+
+    /** The traces found, and a warning counting the entries of Zipkin's trace list that were no trace. */
+    @Override
+    public TraceResult searchTraces(TraceQuery query) throws ConnectorException {
         Optional<String> filter = query.filter().filter(f -> !f.isBlank());
         if (!query.errorsOnly()) {
-            return newestFirst(search(query, filter, query.limit()).values(), query.limit());
+            return search(query, filter, query.limit()).answer(query.limit());
         }
         // Zipkin finds the traces where the service's own spans failed by itself; only when they
         // are fewer than the limit are the service's newest traces searched for a failure in a
         // span of another service (payments failing because payments-db did).
-        Map<String, TraceSummary> found = search(query, Optional.of(filter.map(f -> ERROR_ANNOTATION + " and " + f).orElse(ERROR_ANNOTATION)),
+        Found own = search(query, Optional.of(filter.map(f -> ERROR_ANNOTATION + " and " + f).orElse(ERROR_ANNOTATION)),
                 query.limit());
-        if (found.size() < query.limit()) {
-            for (TraceSummary trace : search(query, filter, Math.min(MAX_FETCH, query.limit() * ERROR_OVERFETCH)).values()) {
+        Map<String, TraceSummary> failed = own.traces();
+        int leftOut = own.leftOut();
+        if (failed.size() < query.limit()) {
+            Found newest = search(query, filter, Math.min(MAX_FETCH, query.limit() * ERROR_OVERFETCH));
+            leftOut += newest.leftOut();
+            for (TraceSummary trace : newest.traces().values()) {
                 if (trace.hasError()) {
-                    found.putIfAbsent(trace.traceId(), trace);
+                    failed.putIfAbsent(trace.traceId(), trace);
                 }
             }
         }
         // a bare "error" also matches an annotation of that name; only the error tag counts as failed
-        found.values().removeIf(trace -> !trace.hasError());
-        return newestFirst(found.values(), query.limit());
+        failed.values().removeIf(trace -> !trace.hasError());
+        return new Found(failed, leftOut).answer(query.limit());
     }
 
-    /** One {@code /api/v2/traces} search for the query's service and window, as summaries by trace id. */
-    private Map<String, TraceSummary> search(TraceQuery query, Optional<String> annotationQuery, int limit) throws ConnectorException {
+    /**
+     * What one or more searches found: the summaries by trace id, and how many entries of the trace
+     * lists were left out as no trace (not a list of spans, or an empty one).
+     */
+    private record Found(Map<String, TraceSummary> traces, int leftOut) {
+        /** The traces, newest first and at most {@code limit}, with a warning when entries were left out. */
+        TraceResult answer(int limit) {
+            List<String> warnings = leftOut == 0 ? List.of() : List.of(leftOut + (leftOut == 1 ? " entry" : " entries")
+                    + " of Zipkin's trace list " + (leftOut == 1 ? "was" : "were") + " left out: not a list of spans, or an empty one "
+                    + "(a broken answer, or something other than Zipkin's API at the source URL)");
+            return new TraceResult(newestFirst(traces.values(), limit), warnings);
+        }
+    }
+
+    /** One {@code /api/v2/traces} search for the query's service and window. */
+    private Found search(TraceQuery query, Optional<String> annotationQuery, int limit) throws ConnectorException {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("serviceName", query.service());
         params.put("endTs", Long.toString(query.range().end().toEpochMilli()));
@@ -162,13 +187,16 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's trace list is not a JSON array");
             }
             Map<String, TraceSummary> summaries = new LinkedHashMap<>();
+            int leftOut = 0;
             for (JsonValue trace : traces) {
                 if (trace instanceof JsonArray spans && !spans.isEmpty()) {
                     TraceSummary summary = summarise(spans);
                     summaries.putIfAbsent(summary.traceId(), summary);
+                } else {
+                    leftOut++; // counted, not failed: the other traces of the answer are still worth showing
                 }
             }
-            return summaries;
+            return new Found(summaries, leftOut);
         });
     }
 
