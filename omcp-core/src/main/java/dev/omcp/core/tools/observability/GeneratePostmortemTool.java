@@ -430,12 +430,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         answered.forEach(sources::add);
         detection.ifPresent(d -> structured.add("detection", d.toJson()));
         topology.writeGaps(structured);
-        // the traces section comes before the log highlights, and so do its sources' warnings; they are shown
-        // unredacted, as query_traces shows them and as the traces they name are listed
+        // the traces section comes before the log highlights, and so do its sources' warnings (redacted, as every
+        // tool redacts what its sources say)
         WarnedSources traceWarnings = traceSearch.warned();
         // the detection's metrics last, as its note comes after the sections' warnings in the markdown
-        WarnedSources metricWarnings = detection.map(PostmortemDetection.Outcome::warned).orElseGet(WarnedSources::new);
-        new WarnedSources().addAll(traceWarnings).addAll(logs.warned()).addAll(metricWarnings).writeTo(structured);
+        WarnedSources metricWarnings = detection.map(PostmortemDetection.Outcome::warned).orElseGet(() -> WarnedSources.of(toolkit));
+        WarnedSources.of(toolkit).addAll(traceWarnings).addAll(logs.warned()).addAll(metricWarnings).writeTo(structured);
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
@@ -483,15 +483,15 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         UnaryOperator<String> redactMessage = toolkit.redactionEnabled() ? messageRedaction(toolkit.redactor()) : UnaryOperator.identity();
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
         Map<String, Integer> reported = new HashMap<>();
-        WarnedSources warned = new WarnedSources();
+        WarnedSources warned = WarnedSources.of(toolkit);
         for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
             String level = HIGHLIGHT_LEVELS.get(i);
             Gathered<LogResult> logs = byLevel.get(i);
             for (Gathered.Answer<LogResult> a : logs.answers()) {
                 answered.add(a.source());
                 LogResult result = a.value() == null ? new LogResult(List.of(), false, "") : a.value();
-                // a backend's warning may quote the query or a line, and the highlights beside it are redacted
-                warned.add(a.source(), result.warnings().stream().map(redact).toList());
+                // a backend's warning may quote the query or a line: redacted as it is added, as the highlights beside it are
+                warned.add(a.source(), result.warnings());
                 for (LogEntry entry : result.entries()) {
                     lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line(), result.truncated()));
                 }
@@ -772,11 +772,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 LogQuery query = new LogQuery(service, logRange, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
                 Gathered.Listening<LogsCapability> listening = Gathered.listening(logSources);
                 heard.add(listening);
-                logs.add(executor.submit(() -> listening.reporting(toolkit, (c, listener) -> c.queryLogs(query, listener),
-                        deadline.remaining())));
+                logs.add(executor.submit(() -> listening.reporting(toolkit,
+                        (c, listener) -> AskedLimit.lines(c.queryLogs(query, listener), query.limit()), deadline.remaining())));
             }
             TopologySnapshot topologyFound = TopologySnapshot.of(deadline.await(topology, () -> late(topologySources)));
-            QueryTracesTool.Search tracesFound = deadline.await(traces, () -> QueryTracesTool.unanswered(echo, late(traceSources)));
+            QueryTracesTool.Search tracesFound = deadline.await(traces,
+                    () -> QueryTracesTool.unanswered(toolkit, echo, late(traceSources)));
             List<Gathered<LogResult>> logsFound = new ArrayList<>();
             for (int i = 0; i < logs.size(); i++) {
                 Gathered.Listening<LogsCapability> listening = heard.get(i);

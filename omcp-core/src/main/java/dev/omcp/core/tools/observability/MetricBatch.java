@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Metric series of one or more services, fetched from every metrics source in <em>one</em> parallel
@@ -70,14 +71,17 @@ public final class MetricBatch {
     private final List<Failure> failures;
     /** Per plugin source, the line saying which of its points were left out ({@link PluginSeriesWindow}). */
     private final Map<String, String> leftOut;
+    /** What the sources' warnings go through before they are shown ({@link Toolkit#failureRedaction()}). */
+    private final UnaryOperator<String> warningRedaction;
 
     private MetricBatch(List<Request> requests, int sourceCount, List<Answer> answers, List<Failure> failures,
-            Map<String, String> leftOut) {
+            Map<String, String> leftOut, UnaryOperator<String> warningRedaction) {
         this.requests = List.copyOf(requests);
         this.sourceCount = sourceCount;
         this.answers = List.copyOf(answers);
         this.failures = List.copyOf(failures);
         this.leftOut = new LinkedHashMap<>(leftOut);
+        this.warningRedaction = warningRedaction;
     }
 
     /**
@@ -116,7 +120,7 @@ public final class MetricBatch {
                 case FanOut.Outcome.Failed<MetricResult> f -> failures.add(new Failure(requestOf.get(i), f.source(), f.kind(), f.message()));
             }
         }
-        return new MetricBatch(requests, sources.size(), answers, failures, window.warnings());
+        return new MetricBatch(requests, sources.size(), answers, failures, window.warnings(), toolkit.failureRedaction());
     }
 
     /**
@@ -221,7 +225,7 @@ public final class MetricBatch {
      * one {@code backendWarnings} ({@code generate_postmortem}). A new instance on each call.
      */
     WarnedSources warned() {
-        WarnedSources warned = new WarnedSources();
+        WarnedSources warned = new WarnedSources(warningRedaction);
         // first, so a plugin's own ten distinct warnings cannot push out the one that says its points were left out
         leftOut.forEach((source, line) -> warned.add(source, List.of(line)));
         answers.forEach(a -> warned.add(a.source(), a.result().warnings()));

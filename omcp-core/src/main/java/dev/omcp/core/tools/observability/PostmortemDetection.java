@@ -91,7 +91,7 @@ final class PostmortemDetection {
          */
         static Outcome late(Duration window, List<String> sources, String message) {
             return new Outcome("late", Optional.empty(), window, Counts.NONE, false, true, Set.of(),
-                    sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList(), Set.of(), new WarnedSources(),
+                    sources.stream().map(source -> new SourceFailure(source, "timeout", message)).toList(), Set.of(), WarnedSources.none(),
                     Optional.empty());
         }
 
@@ -102,13 +102,13 @@ final class PostmortemDetection {
          */
         static Outcome skipped(Duration window, int servicesListed, Set<String> answered, Set<String> namesListed) {
             return new Outcome("skipped", Optional.empty(), window, new Counts(0, 0, servicesListed, 0, 0), false, false, answered,
-                    List.of(), Set.copyOf(namesListed), new WarnedSources(), Optional.empty());
+                    List.of(), Set.copyOf(namesListed), WarnedSources.none(), Optional.empty());
         }
 
         /** An earlier draft's detection judged the service in the window and found too little of it to score. */
         static Outcome earlier(UnscoredServices.Run run) {
             return new Outcome("earlier", Optional.of(run.ranAt()), run.window(), run.counts(), false, false, Set.of(), List.of(),
-                    Set.of(), new WarnedSources(), Optional.empty());
+                    Set.of(), WarnedSources.none(), Optional.empty());
         }
 
         boolean completed() {

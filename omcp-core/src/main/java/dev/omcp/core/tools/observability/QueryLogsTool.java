@@ -236,12 +236,13 @@ public final class QueryLogsTool extends ObservabilityTool {
     private RedactionCounts lines(ToolCall call, LogQuery query, Optional<String> onlySource, AnswerDeadline deadline,
             JsonObjectBuilder result, List<String> notes) {
         List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
-        Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.queryLogs(query, heard));
+        Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound,
+                (logs, heard) -> AskedLimit.lines(logs.queryLogs(query, heard), query.limit()));
         List<Line> all = new ArrayList<>();
         boolean truncated = false;
         boolean resolvedAnywhere = false;
         JsonArrayBuilder resolved = Jsonp.array();
-        WarnedSources warned = new WarnedSources();
+        WarnedSources warned = WarnedSources.of(toolkit);
         for (Gathered.Answer<LogResult> answer : gathered.answers()) {
             LogResult r = answer.value();
             truncated |= r.truncated();
@@ -594,10 +595,10 @@ public final class QueryLogsTool extends ObservabilityTool {
         }
         result.add("resolvedQueries", resolved);
         gathered.writeTo(result);
-        WarnedSources warned = new WarnedSources();
+        WarnedSources warned = WarnedSources.of(toolkit);
         gathered.answers().forEach(a -> warned.add(a.source(), a.value().warnings()));
         // the gateway's line first, as MetricBatch writes it, so a plugin's own ten warnings cannot push it out
-        WarnedSources shown = new WarnedSources();
+        WarnedSources shown = WarnedSources.of(toolkit);
         leftOut.forEach((source, line) -> shown.add(source, List.of(line)));
         shown.addAll(warned).writeTo(result);
 

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code query_traces} (spec 4.4): asks every source with the {@code queryTraces} capability in
@@ -98,7 +99,8 @@ public final class QueryTracesTool extends ObservabilityTool {
                                                     .add("items", Jsonp.object().add("type", "string")))))
                             .add("description", "Present only when a source answered without some of its traces (Tempo: "
                                     + "traces its search found but that were gone when fetched, named by id, and search hits without a "
-                                    + "trace id, counted)."))
+                                    + "trace id, counted; Zipkin: trace-list entries that are no trace, counted; any source: traces "
+                                    + "beyond the " + FETCH_PER_SOURCE + " it was asked for, left out). Redacted like query_logs lines."))
                     .add("note", Jsonp.object().add("type", "string")),
                     List.of("service", "duration", "sources", "summary", "traces"))),
             ToolAnnotations.readOnlyQuery());
@@ -125,8 +127,11 @@ public final class QueryTracesTool extends ObservabilityTool {
         return ToolResult.structured(search(toolkit, call.principal(), echo, range, args.optionalString("filter")).toJson());
     }
 
-    /** What a trace search gathered: the raw fan-out (for its failures and warnings) and the merged answer. */
-    record Search(Gathered<TraceResult> gathered, TraceMergeResult merged) {
+    /**
+     * What a trace search gathered: the raw fan-out (for its failures and warnings) and the merged answer;
+     * {@code warningRedaction} is what the sources' warnings go through ({@link Toolkit#failureRedaction()}).
+     */
+    record Search(Gathered<TraceResult> gathered, TraceMergeResult merged, UnaryOperator<String> warningRedaction) {
         /** The merged answer (spec 4.4) with {@code backendWarnings} when a source said its answer lacks traces. */
         JsonObject toJson() {
             return warned().writeTo(Jsonp.provider().createObjectBuilder(merged.toJson())).build();
@@ -134,7 +139,7 @@ public final class QueryTracesTool extends ObservabilityTool {
 
         /** What the sources that answered said their answers lack (traces gone before they were read), per source. */
         WarnedSources warned() {
-            WarnedSources warned = new WarnedSources();
+            WarnedSources warned = new WarnedSources(warningRedaction);
             gathered.answers().forEach(a -> warned.add(a.source(), a.value() == null ? List.of() : a.value().warnings()));
             return warned;
         }
@@ -157,7 +162,7 @@ public final class QueryTracesTool extends ObservabilityTool {
         int fetch = Math.max(echo.limit(), FETCH_PER_SOURCE);
         TraceQuery query = new TraceQuery(name.traced(), range, filter, fetch, echo.errorsOnly());
         List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
-        Gathered<TraceResult> gathered = Gathered.from(toolkit, bound, c -> c.searchTraces(query), overall);
+        Gathered<TraceResult> gathered = Gathered.from(toolkit, bound, c -> AskedLimit.traces(c.searchTraces(query), fetch), overall);
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
         List<String> answeredEmpty = new ArrayList<>();
         gathered.answers().forEach(a -> {
@@ -174,26 +179,26 @@ public final class QueryTracesTool extends ObservabilityTool {
             TracedServiceRecognition.Verdict verdict = TracedServiceRecognition.check(toolkit, principal, answeredEmpty, name);
             Optional<String> note = TracedServiceRecognition.note(verdict, name, echo.duration(), echo.errorsOnly(), filter);
             if (note.isPresent()) {
-                return new Search(gathered, merged.withNote(note.get()));
+                return new Search(gathered, merged.withNote(note.get()), toolkit.failureRedaction());
             }
             // the service lists cannot judge the name, but what the topology said of a namespace/name stands
             Optional<String> unresolved = name.unresolvedNote();
             if (unresolved.isPresent()) {
                 return new Search(gathered, merged.withNote(merged.note().map(n -> n + (n.endsWith(".") ? " " : ". ")).orElse("")
-                        + unresolved.get()));
+                        + unresolved.get()), toolkit.failureRedaction());
             }
         }
         Optional<String> explanation = name.explanation();
         if (explanation.isPresent()) {
             merged = merged.withNote(merged.note().map(n -> explanation.get() + " " + n).orElse(explanation.get()));
         }
-        return new Search(gathered, merged);
+        return new Search(gathered, merged, toolkit.failureRedaction());
     }
 
     /** The search of a fan-out given up at a caller's deadline: every source in {@code gathered} failed. */
-    static Search unanswered(TraceQueryEcho echo, Gathered<TraceResult> gathered) {
+    static Search unanswered(Toolkit toolkit, TraceQueryEcho echo, Gathered<TraceResult> gathered) {
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
         gathered.failures().forEach(f -> outcomes.add(new TraceSourceOutcome.Failed(f.source(), f.message())));
-        return new Search(gathered, new TraceMerger().merge(echo, outcomes));
+        return new Search(gathered, new TraceMerger().merge(echo, outcomes), toolkit.failureRedaction());
     }
 }

@@ -128,6 +128,7 @@ public final class Toolkit {
      * a backend's or its proxy's error page may echo the request's credentials or a user's address;
      * every tool passes that text on, and not only {@code query_logs} redacts its whole answer.
      * Only the start {@link FanOut#message} may show is examined, and an ellipsis marks the rest.
+     * A source's {@code backendWarnings} go through it too ({@link WarnedSources}), for the same reason.
      */
     public UnaryOperator<String> failureRedaction() {
         if (!redactionEnabled) {

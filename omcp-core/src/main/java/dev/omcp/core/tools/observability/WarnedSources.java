@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -17,7 +18,10 @@ import java.util.function.UnaryOperator;
  * What sources said alongside their answers (Prometheus' warnings and infos, Loki's warnings, a
  * query frontend that could not reach every store or shard), gathered per source into the
  * {@code backendWarnings} member every tool writes alike: an answer that looks complete may lack
- * some of its data, and the agent must be able to tell. Not thread-safe: one per tool call.
+ * some of its data, and the agent must be able to tell. A warning may quote its backend (a query
+ * frontend's error, a proxy's page echoing the request's credentials), so every one is redacted as
+ * it is added, as a source's failure text is ({@link Toolkit#failureRedaction()}). Not thread-safe:
+ * one per tool call.
  */
 final class WarnedSources {
     /** Most warnings listed per source; the answers of one call often repeat one warning per query. */
@@ -26,17 +30,43 @@ final class WarnedSources {
     static final int MAX_WARNING_CHARS = 300;
 
     private final Map<String, Set<String>> bySource = new LinkedHashMap<>();
+    private final UnaryOperator<String> redaction;
+
+    /** Warnings to be redacted by {@code redaction} as they are added: the toolkit's {@link Toolkit#failureRedaction()}. */
+    WarnedSources(UnaryOperator<String> redaction) {
+        this.redaction = Objects.requireNonNull(redaction, "redaction");
+    }
+
+    /**
+     * Warnings redacted as {@code toolkit} redacts what sources say: off with {@code OMCP_REDACTION=off}.
+     * Every tool gathers its sources' warnings through one of these.
+     */
+    static WarnedSources of(Toolkit toolkit) {
+        return new WarnedSources(toolkit.failureRedaction());
+    }
+
+    /**
+     * No warnings, for an answer that gathered none (a step skipped or given up on). It takes none
+     * either: it has no redaction, so a warning added to it is refused rather than shown unredacted.
+     */
+    static WarnedSources none() {
+        return new WarnedSources(text -> {
+            throw new IllegalStateException("WarnedSources.none() takes no warnings; gather them with WarnedSources.of(toolkit)");
+        });
+    }
 
     /**
      * Adds what {@code source} said alongside one answer; a warning it already said is listed once.
-     * Each is made one line of at most {@value #MAX_WARNING_CHARS} characters: a plugin is not
-     * trusted to keep its backend's words short, and they go into an answer an agent reads.
+     * Each is redacted, then made one line of at most {@value #MAX_WARNING_CHARS} characters: a
+     * plugin is not trusted to keep its backend's words short, and they go into an answer an agent
+     * reads. Redacted whole before the cut, so the cut never leaves part of a secret redaction would
+     * no longer recognise.
      */
     WarnedSources add(String source, List<String> warnings) {
         for (String warning : warnings) {
             Set<String> distinct = bySource.computeIfAbsent(source, k -> new LinkedHashSet<>());
             if (distinct.size() < MAX_WARNINGS_PER_SOURCE) {
-                distinct.add(BackendText.clean(warning, MAX_WARNING_CHARS));
+                distinct.add(BackendText.clean(warning == null ? null : redaction.apply(warning), MAX_WARNING_CHARS));
             }
         }
         return this;

@@ -727,6 +727,20 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aTracesSourcesWarning_isRedactedLikeTheLogHighlights_inTheJsonAndTheMarkdown() {
+        ScriptedConnector tempo = new ScriptedConnector().traces(List.of(trace("a1", 4200, true)))
+                .traceWarnings("querier refused Authorization: Bearer s3cr3t-tempo-token-0123456789");
+
+        ToolResult result = call(tool(new ScriptedSources().add("tempo", tempo)), "{\"service\":\"db\"}");
+
+        assertThat(structured(result).getJsonArray("backendWarnings").getJsonObject(0).getJsonArray("warnings").getString(0))
+                .startsWith("querier refused Authorization: ").contains("[REDACTED:bearer_token]").doesNotContain("s3cr3t-tempo-token");
+        // the markdown escapes the marker's brackets
+        assertThat(result.firstText()).contains("tempo (traces) warned: querier refused Authorization: ")
+                .contains("REDACTED:bearer_token").doesNotContain("s3cr3t-tempo-token");
+    }
+
+    @Test
     void aTracesSourceThatWarnsAtLength_isBoundedAsEveryBackendWarningIs() {
         String[] many = new String[WarnedSources.MAX_WARNINGS_PER_SOURCE + 5];
         for (int i = 0; i < many.length; i++) {

@@ -4,16 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.LogAggregation;
+import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.testkit.schema.UndeclaredMembers;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class QueryLogsToolTest {
@@ -41,6 +45,20 @@ class QueryLogsToolTest {
 
     private static QueryLogsTool tool(Toolkit.Builder builder) {
         return new QueryLogsTool(builder.build());
+    }
+
+    @Test
+    void aSourceThatReturnsMoreLinesThanItWasAskedFor_isCutToItsNewest_andAWarningSaysSo() {
+        // a plugin ignoring the limit, its lines oldest first
+        ScriptedConnector careless = new ScriptedConnector().logs(query -> new LogResult(IntStream.range(0, query.limit() + 3)
+                .mapToObj(i -> new LogEntry(ago(300 - i), "line " + i, Map.of("service_name", "payments"))).toList(), false,
+                "{service_name=\"payments\"}"));
+        JsonObject result = ToolHarness.ok(new QueryLogsTool(Toolkit.builder(new ScriptedSources().add("plugin", careless).registry(),
+                clock).build()), "{\"service\":\"payments\",\"limit\":5}");
+        assertThat(lineTexts(result)).containsExactly("line 7", "line 6", "line 5", "line 4", "line 3");
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getJsonArray("backendWarnings").getJsonObject(0).getJsonArray("warnings").getValuesAs(JsonString::getString))
+                .containsExactly("the source returned 8 lines, more than the 5 it was asked for: the 3 oldest were left out");
     }
 
     private static List<String> lineTexts(JsonObject result) {

@@ -51,6 +51,21 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aSourcesWarning_isRedactedLikeLogLines_unlessRedactionIsOff() {
+        String leaking = "store gateway 10.20.30.40 refused: Authorization: Bearer s3cr3t-thanos-token-0123456789";
+        FakeMetricsBackend thanos = new FakeMetricsBackend("thanos").serve("payments", "error_rate", noisy(0.02, 0.1)).warning(leaking);
+        InMemorySources sources = new InMemorySources().add(thanos);
+        String args = "{\"service\":\"payments\",\"metric\":\"error_rate\"}";
+
+        String shown = ToolHarness.ok(tool(sources), args).getJsonArray("backendWarnings").getJsonObject(0).getJsonArray("warnings")
+                .getString(0);
+        assertThat(shown).startsWith("store gateway ").contains("[REDACTED:ipv4]", "[REDACTED:bearer_token]")
+                .doesNotContain("10.20.30.40", "s3cr3t-thanos-token");
+        assertThat(ToolHarness.ok(tool(Toolkit.builder(sources.registry(), clock).redaction(false)), args).getJsonArray("backendWarnings")
+                .getJsonObject(0).getJsonArray("warnings").getString(0)).as("OMCP_REDACTION=off").isEqualTo(leaking);
+    }
+
+    @Test
     void aCuratedMetricComesBackAsStatisticsWithTheResolvedQueryAndLabel() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "error_rate", noisy(0.02, 0.1));
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"metric\":\"error_rate\"}");

@@ -203,6 +203,17 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void aSourceThatReturnsMoreTracesThanItWasAskedFor_isCutToItsNewest_andAWarningSaysSo() {
+        // a plugin ignoring the limit: its 1000 newest traces are quick and good, its 500 oldest failed
+        ScriptedConnector careless = new ScriptedConnector().traces(query -> IntStream.range(0, query.limit() + 500)
+                .mapToObj(i -> trace(Integer.toHexString(i + 1), 100, i >= query.limit(), Duration.ofMillis(i))).toList());
+        JsonObject result = structured(call(tool(new ScriptedSources().add("plugin", careless)), "{\"service\":\"payments\"}"));
+        assertThat(result.getJsonObject("summary").getInt("errorCount")).as("its extra traces are never ranked").isZero();
+        assertThat(result.getJsonArray("backendWarnings").getJsonObject(0).getJsonArray("warnings").getValuesAs(JsonString::getString))
+                .containsExactly("the source returned 1500 traces, more than the 1000 it was asked for: the 500 oldest were left out");
+    }
+
+    @Test
     void errorsOnly_keepsOnlyFailingTraces() {
         ScriptedSources sources = new ScriptedSources()
                 .add("zipkin", new ScriptedConnector().traces(List.of(trace("1", 100, true), trace("2", 5000, false))));
@@ -266,6 +277,24 @@ class QueryTracesToolTest {
         JsonObject quiet = structured(call(tool(new ScriptedSources().add("zipkin", new ScriptedConnector().traces(List.of(
                 trace(id("2"), 200, false))))), "{\"service\":\"checkout\"}"));
         assertThat(quiet).as("nothing lacking, nothing said").doesNotContainKey("backendWarnings");
+    }
+
+    /** A plugin's warning quoting its backend's text, which echoes the request's credentials. */
+    private static final String LEAKING_WARNING = "partial answer from querier: Authorization: Bearer s3cr3t-tempo-token-0123456789 "
+            + "rejected (user ops@example.com)";
+
+    @Test
+    void aSourcesWarning_isRedactedLikeLogLines_beforeAnAgentReadsIt() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(List.of(trace(id("1"), 100, false))).traceWarnings(LEAKING_WARNING));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\"}"));
+        assertThat(result.getJsonArray("backendWarnings").getJsonObject(0).getJsonArray("warnings").getString(0))
+                .startsWith("partial answer from querier: Authorization: ").contains("[REDACTED:bearer_token]", "[REDACTED:email]")
+                .doesNotContain("s3cr3t-tempo-token", "ops@example.com");
+
+        QueryTracesTool unredacted = new QueryTracesTool(Toolkit.builder(sources.registry(), clock).redaction(false).build());
+        assertThat(structured(call(unredacted, "{\"service\":\"checkout\"}")).getJsonArray("backendWarnings").getJsonObject(0)
+                .getJsonArray("warnings").getValuesAs(JsonString::getString)).as("OMCP_REDACTION=off").containsExactly(LEAKING_WARNING);
     }
 
     @Test
