@@ -1,6 +1,7 @@
 package dev.omcp.core.mcp;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.BackendText;
 
 import dev.omcp.core.mcp.revision.ProtocolRevision;
 import dev.omcp.core.mcp.session.ClientRequests;
@@ -606,7 +607,12 @@ public final class McpDispatcher implements McpEndpoint {
         return value instanceof JsonString s ? s.getString() : null;
     }
 
+    /**
+     * Text the client sent (a method, a header, a parser message quoting a key), as an answer or a
+     * session quotes it: one line, invisible characters (bidi overrides, zero-width spaces, controls)
+     * as {@code ?} and cut short, as every refusal of the gateway quotes caller text.
+     */
     private static String abbreviate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+        return BackendText.quoted(text, 64);
     }
 }

@@ -15,6 +15,7 @@ import dev.omcp.core.tools.ToolRegistry;
 import dev.omcp.core.tools.ToolVisibility;
 import dev.omcp.ports.tools.Tool;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class ToolMethods {
     private static final Logger LOG = LoggerFactory.getLogger(ToolMethods.class);
     private static final String CURSOR_PREFIX = "tools:";
+    /** Characters of a caller's name or URI an error message quotes: enough to spot a typo. */
+    private static final int MAX_QUOTED_CHARS = 64;
 
     private final ToolRegistry registry;
     private final ToolVisibility visibility;
@@ -238,7 +241,13 @@ public final class ToolMethods {
         }
     }
 
+    /**
+     * A name or URI the caller sent, as an error message quotes it: the way every refusal of the
+     * gateway quotes caller text ({@link BackendText#quoted}), one line, invisible characters as
+     * {@code ?} and cut short. JSON escaping keeps a bidi override or a zero-width space as it is, and
+     * shown to a person it would reorder or hide part of the message.
+     */
     static String abbreviate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+        return BackendText.quoted(text, MAX_QUOTED_CHARS);
     }
 }
