@@ -97,7 +97,7 @@ public final class WebSocketTransport {
     static final int TRY_AGAIN_LATER = 1013;
     /** RFC 6455 close code "Internal Error": the gateway failed to take the connection (a bug, logged). */
     static final int INTERNAL_ERROR = 1011;
-    /** The largest text frame a socket may send, by default: as large as a Streamable HTTP body may be. */
+    /** The largest message (text, or a binary one, refused) a socket may send, by default: as large as a Streamable HTTP body may be. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
     /** How often each socket is pinged, by default. */
     public static final Duration DEFAULT_PING_INTERVAL = Duration.ofSeconds(30);
@@ -253,8 +253,9 @@ public final class WebSocketTransport {
         }
 
         /**
-         * The largest text frame a socket may send, in bytes (default
-         * {@value WebSocketTransport#DEFAULT_MAX_MESSAGE_BYTES}); at least 1.
+         * The largest message a socket may send, in bytes (default
+         * {@value WebSocketTransport#DEFAULT_MAX_MESSAGE_BYTES}); at least 1. A binary message, which is
+         * refused, has the same bound; a larger message of either kind closes the socket with 1009.
          */
         public Builder maxMessageBytes(int maxMessageBytes) {
             this.maxMessageBytes = maxMessageBytes;
@@ -484,6 +485,10 @@ public final class WebSocketTransport {
             ctx.attribute(PRINCIPAL, principal);
             ctx.attribute(STATE, new ConnectionState(maxUnsentBytes));
             ctx.session.setMaxTextMessageSize(maxMessageBytes);
+            // Binary messages are only refused, but Jetty gathers each one whole before it is handed on: bounded as
+            // text is, so JSON a client library sent as binary gets the error that says to send text (not Jetty's
+            // 64 KiB default, which closed a 100 KB message with 1009), and a larger one closes with 1009.
+            ctx.session.setMaxBinaryMessageSize(maxMessageBytes);
             // Only a backstop for a socket whose writes stall: Jetty restarts this timer on every
             // write, our pings included, so the keep-alive below is what closes a silent peer.
             ctx.session.setIdleTimeout(pongTimeout);
@@ -529,7 +534,7 @@ public final class WebSocketTransport {
                 // taken, not read: an initialize answered after this point ends its own session (see handle)
                 String sessionId = state.sessionId.getAndSet(null);
                 if (sessionId != null) {
-                    endSessionOfClosedSocket(sessionId, principal);
+                    endSessionLeftBehind(sessionId, principal);
                 }
             }
         });
@@ -537,16 +542,23 @@ public final class WebSocketTransport {
     }
 
     /**
-     * Ends the session of a socket that closed. A store that cannot end it now (a shared store's outage)
-     * leaves it to expire when idle; the socket is gone either way, so that is logged, not thrown into
-     * Jetty's close handling.
+     * Ends a session its socket leaves behind: the socket closed, or a new {@code initialize} on it
+     * replaced the session. A store that cannot end it now (a shared store's outage) leaves it to expire
+     * when idle; the socket has moved on either way, so that is logged under an error id, not thrown into
+     * Jetty's close handling or turned into an error answer to an {@code initialize} whose new session
+     * works. An Error the JVM may not survive (an OutOfMemoryError) is thrown on.
      */
-    private void endSessionOfClosedSocket(String sessionId, Principal principal) {
+    private void endSessionLeftBehind(String sessionId, Principal principal) {
         try {
             endpoint.endSession(sessionId, principal);
-        } catch (RuntimeException e) {
-            LOG.warn("event=ws-session-end-failed principal=\"{}\" reason=\"{}\" note=\"the session expires once idle\"",
-                    IdentityText.of(principal.id()), LogField.of(e.getMessage()));
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)) {
+                throw fatal;
+            }
+            String errorId = UUID.randomUUID().toString().substring(0, 8);
+            // the trace only for an Error (a bug): a store's outage is said by its message, and comes at every close
+            LOG.warn("event=ws-session-end-failed principal=\"{}\" errorId={} reason=\"{}\" note=\"the session expires once idle\"",
+                    IdentityText.of(principal.id()), errorId, LogField.of(e.getMessage()), e instanceof Error ? e : null);
         }
     }
 
@@ -891,9 +903,8 @@ public final class WebSocketTransport {
         AgentAuthResult result;
         try {
             result = authentication.authenticate(Optional.ofNullable(ctx.attribute(TOKEN)));
-        } catch (RuntimeException e) {
-            LOG.warn("event=ws-credential-check-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(principal.id()),
-                    LogField.of(e.getMessage()));
+        } catch (RuntimeException | Error e) {
+            checkFailed("ws-credential-check-failed", principal, e);
             return true;
         }
         if (result instanceof AgentAuthResult.Authenticated authenticated && authenticated.principal().id().equals(principal.id())) {
@@ -928,9 +939,9 @@ public final class WebSocketTransport {
         McpEndpoint.SessionStatus status;
         try {
             status = endpoint.checkSession(sessionId, principal);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // A store that cannot answer has not shown the session gone: keep the socket, try next round.
-            LOG.warn("event=ws-session-check-failed reason=\"{}\"", LogField.of(e.getMessage()));
+            checkFailed("ws-session-check-failed", principal, e);
             return;
         }
         if (status == McpEndpoint.SessionStatus.ACTIVE
@@ -941,6 +952,27 @@ public final class WebSocketTransport {
         LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", IdentityText.of(principal.id()));
         session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
                 Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
+    }
+
+    /**
+     * Logs a check of a ping round that threw, which leaves the socket as it was (the next round asks
+     * again). These checks run on a virtual thread of their own: what they do not catch goes to the JVM's
+     * default handler, which prints it to stderr, outside the log. An Error (an embedder's
+     * authentication or session store failing an assert, a class that failed to load) is a bug: logged
+     * with its trace under an error id, as the transport logs a message's bug. An exception is an outage
+     * (a directory, a shared store), said by its message. An Error the JVM may not survive (an
+     * OutOfMemoryError) is thrown on.
+     */
+    private static void checkFailed(String event, Principal principal, Throwable failure) {
+        if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
+            throw fatal;
+        }
+        if (failure instanceof Error) {
+            String errorId = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("event={} principal=\"{}\" errorId={} outcome=bug", event, IdentityText.of(principal.id()), errorId, failure);
+        } else {
+            LOG.warn("event={} principal=\"{}\" reason=\"{}\"", event, IdentityText.of(principal.id()), LogField.of(failure.getMessage()));
+        }
     }
 
     private void closeSilent(Session session, Duration silentFor) {
@@ -1010,7 +1042,8 @@ public final class WebSocketTransport {
                 awaitingInitialize.remove(ctx.session);
                 closeQuietly(state.attachedStream);
                 if (previous != null) {
-                    endpoint.endSession(previous, principal);
+                    // the new session is the socket's already: a failure to end the old one must not fail the initialize
+                    endSessionLeftBehind(previous, principal);
                 }
                 AutoCloseable attached = endpoint.attachStream(id, outbound);
                 state.attachedStream = attached;
@@ -1019,7 +1052,7 @@ public final class WebSocketTransport {
                 // limit until it expired. Whichever of this and the close takes the id ends it.
                 if (state.closed && state.sessionId.compareAndSet(id, null)) {
                     closeQuietly(attached);
-                    endpoint.endSession(id, principal);
+                    endSessionLeftBehind(id, principal);
                 } else if (!id.equals(state.sessionId.get())) {
                     // The close (or a newer initialize) took the id and ended the session, perhaps
                     // before the stream above was attached: ending a session drops its streams,
