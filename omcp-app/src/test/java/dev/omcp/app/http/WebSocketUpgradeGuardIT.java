@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.RunningGateway;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -71,6 +75,34 @@ class WebSocketUpgradeGuardIT {
             WebSocket socket = connect(Map.of("Origin", origin, "Authorization", "Bearer " + TOKEN));
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
         }
+    }
+
+    @Test
+    void noUpgrade_leavesAServletSessionBehind_norAnswersItsCookie() throws Exception {
+        // Javalin reads the servlet session at each upgrade: its default handler answered JSESSIONID and kept the
+        // session, never expiring, for every upgrade, refused ones too (memory anyone reaching the port could grow)
+        String refused = Http.raw(gateway.port(), upgradeRequest("127.0.0.1:" + gateway.port(), "https://evil.example"));
+        assertThat(refused).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("Set-Cookie");
+
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(upgradeRequest("127.0.0.1:" + gateway.port(), null).getBytes(StandardCharsets.US_ASCII));
+            String head = headOf(socket.getInputStream());
+            assertThat(head).startsWith("HTTP/1.1 101").doesNotContainIgnoringCase("Set-Cookie");
+        }
+    }
+
+    /** The status line and headers of an answer, read up to the blank line that ends them (an upgraded socket stays open). */
+    private static String headOf(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.append((char) b);
+        }
+        return head.toString();
     }
 
     private static String upgradeRequest(String host, String origin) {

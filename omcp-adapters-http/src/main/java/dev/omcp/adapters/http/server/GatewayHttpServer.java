@@ -143,6 +143,8 @@ public final class GatewayHttpServer implements AutoCloseable {
                 // requests refused before routing (a malformed path, an over-long URI) answer as JSON with a code too
                 server.setErrorHandler(new ContainerErrors(securityHeaders));
             });
+            // Javalin's servlet sessions, created at each WebSocket upgrade, never expired (see NoServletSessions)
+            config.jetty.modifyServletContextHandler(NoServletSessions::install);
             // Javalin does not pass pongs on; the WebSocket keep-alive needs them to tell live peers from dead ones.
             config.jetty.modifyWebSocketServletFactory(webSocket::observeInboundFrames);
             config.requestLogger.http((ctx, millis) -> {
