@@ -47,10 +47,11 @@ public final class ApiRoutes {
      *     login, though a {@code GET})
      * @param queryParameters the query parameters the route takes, any other refused before its
      *     handler runs; empty when the route reads them itself (a tool's arguments, a probe)
+     * @param requestBody the body the route reads; empty when it reads none
      */
     public record Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses,
             Permission permission, boolean csrfExempt, boolean audited, String auditResource, String auditAction,
-            boolean auditAlways, Optional<List<String>> queryParameters) {
+            boolean auditAlways, Optional<List<String>> queryParameters, Optional<RequestBody> requestBody) {
         public Route {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(path, "path");
@@ -60,11 +61,12 @@ public final class ApiRoutes {
             Objects.requireNonNull(auditResource, "auditResource");
             Objects.requireNonNull(auditAction, "auditAction");
             queryParameters = queryParameters.map(List::copyOf);
+            Objects.requireNonNull(requestBody, "requestBody");
         }
 
         public Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses) {
             this(method, path, summary, tag, publicRoute, responses, null, false, true,
-                    defaultAuditResource(path), defaultAuditAction(method, path), false, Optional.empty());
+                    defaultAuditResource(path), defaultAuditAction(method, path), false, Optional.empty(), Optional.empty());
         }
 
         /** Whether a request of this route is reported to the audit trail. */
@@ -120,6 +122,23 @@ public final class ApiRoutes {
     /** One documented response of a route. */
     public record Response(int status, String description, String mediaType) {}
 
+    /**
+     * The body a route reads.
+     *
+     * @param mediaTypes the media types it accepts
+     * @param readByRequestBodies whether it is read through {@link RequestBodies#jsonText} (directly or
+     *     through {@link JsonpExchange}), so the management API's body refusals (400, 413, 415) apply;
+     *     otherwise the route documents its own
+     */
+    public record RequestBody(List<String> mediaTypes, boolean readByRequestBodies) {
+        public RequestBody {
+            mediaTypes = List.copyOf(mediaTypes);
+            if (mediaTypes.isEmpty()) {
+                throw new IllegalArgumentException("a request body accepts at least one media type");
+            }
+        }
+    }
+
     /** Routes with the default guard: everyone is the anonymous principal, nothing is checked. */
     public ApiRoutes(RoutesConfig routes) {
         this(routes, ApiGuard.open());
@@ -155,6 +174,7 @@ public final class ApiRoutes {
         private String auditAction;
         private Optional<List<String>> queryParameters = Optional.empty();
         private BodyRefusal queryRefusal = BodyRefusal.COMMON;
+        private Optional<RequestBody> requestBody = Optional.empty();
         private final List<Response> responses = new ArrayList<>();
 
         private RouteBuilder(HandlerType method, String path) {
@@ -230,6 +250,26 @@ public final class ApiRoutes {
             return queryParameters(names);
         }
 
+        /**
+         * The route reads a JSON object body through {@link RequestBodies} (directly or through
+         * {@link JsonpExchange}): the document then lists the body and the refusals every such route
+         * answers (400 {@code OMCP_INVALID_BODY}, 408, 413 {@code OMCP_BODY_TOO_LARGE}, 415
+         * {@code OMCP_UNSUPPORTED_MEDIA_TYPE}), so a client generated from it knows them all.
+         */
+        public RouteBuilder jsonBody() {
+            this.requestBody = Optional.of(new RequestBody(List.of("application/json"), true));
+            return this;
+        }
+
+        /**
+         * The route reads a body of its own format (a connector bundle, a browser's CSP report) by its
+         * own rules: the document lists the body, and the route documents its refusals itself.
+         */
+        public RouteBuilder body(String... mediaTypes) {
+            this.requestBody = Optional.of(new RequestBody(List.of(mediaTypes), false));
+            return this;
+        }
+
         public RouteBuilder response(int status, String description) {
             responses.add(new Response(status, description, "application/json"));
             return this;
@@ -255,7 +295,7 @@ public final class ApiRoutes {
             Route route = new Route(method.name(), path, summary, tag, publicRoute, responses, permission, csrfExempt, audited,
                     auditResource != null ? auditResource : defaultAuditResource(path),
                     auditAction != null ? auditAction : defaultAuditAction(method.name(), path),
-                    auditResource != null && audited, queryParameters);
+                    auditResource != null && audited, queryParameters, requestBody);
             if (route.mutating() && permission == null && !publicRoute && path.startsWith("/api/")) {
                 throw new IllegalStateException("route " + method + " " + path + " changes state but declares no permission; "
                         + "add .permission(resource, action) (spec 5.5: every mutating route checks a permission)");

@@ -12,6 +12,10 @@ public final class OpenApiDocument {
     private static final Pattern PATH_PARAM = Pattern.compile("\\{([^}]+)}");
     /** Javalin's {@code <name>}: a path parameter that may contain slashes. */
     private static final Pattern SLASHED_PARAM = Pattern.compile("<([^>]+)>");
+    private static final Pattern CODE = Pattern.compile("OMCP_[A-Z0-9_]+");
+    private static final String JSON = "application/json";
+    /** Every error the gateway answers in JSON has at least these members (docs/management-api.md, Errors). */
+    private static final String ERROR_SCHEMA = "#/components/schemas/Error";
 
     private OpenApiDocument() {}
 
@@ -35,16 +39,18 @@ public final class OpenApiDocument {
             if (route.publicRoute()) {
                 operation.put("security", List.of());
             }
+            route.requestBody().ifPresent(body -> operation.put("requestBody", requestBody(body)));
             Map<String, Object> responses = new LinkedHashMap<>();
             for (ApiRoutes.Response response : route.responses()) {
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put("description", response.description());
-                if (response.mediaType() != null) {
-                    entry.put("content", Map.of(response.mediaType(), Map.of()));
+                if (response.mediaType() != null && !response.mediaType().isBlank()) {
+                    entry.put("content", content(response.status(), response.mediaType()));
                 }
                 responses.put(Integer.toString(response.status()), entry);
             }
             GuardRefusals.of(route).forEach((status, description) -> addRefusal(responses, status, description));
+            BodyRefusals.of(route).forEach((status, description) -> addBodyRefusal(responses, status, description));
             operation.put("responses", responses);
             item.put(route.method().toLowerCase(Locale.ROOT), operation);
         }
@@ -57,10 +63,11 @@ public final class OpenApiDocument {
         // The session cookie of POST /api/auth/login is the management API's only credential: a bearer
         // header lets a request skip the CSRF check, but nothing here accepts it as a login (spec 4.3),
         // so a client generated from this document must not be offered one.
-        document.put("components", Map.of("securitySchemes", Map.of(
-                "session", Map.of("type", "apiKey", "in", "cookie", "name", "omcp_session",
+        document.put("components", Map.of(
+                "securitySchemes", Map.of("session", Map.of("type", "apiKey", "in", "cookie", "name", "omcp_session",
                         "description", "set by POST /api/auth/login; a mutating request also echoes the CSRF cookie in "
-                                + "X-CSRF-Token (docs/access-control.md)"))));
+                                + "X-CSRF-Token (docs/access-control.md)")),
+                "schemas", Map.of("Error", errorSchema())));
         document.put("security", List.of(Map.of("session", List.of())));
         document.put("paths", paths);
         return document;
@@ -73,11 +80,49 @@ public final class OpenApiDocument {
         if (own == null) {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("description", description);
-            entry.put("content", Map.of("application/json", Map.of()));
+            entry.put("content", content(status, JSON));
             responses.put(Integer.toString(status), entry);
         } else {
             own.put("description", own.get("description") + "; " + description);
         }
+    }
+
+    /** A body refusal, unless the route's own words for that status already name its code (a route's own limit is more exact). */
+    @SuppressWarnings("unchecked")
+    private static void addBodyRefusal(Map<String, Object> responses, int status, String description) {
+        Map<String, Object> own = (Map<String, Object>) responses.get(Integer.toString(status));
+        Matcher code = CODE.matcher(description);
+        if (own != null && code.find() && String.valueOf(own.get("description")).contains(code.group())) {
+            return;
+        }
+        addRefusal(responses, status, description);
+    }
+
+    /** What a response carries: an error in the shared shape from 400 on, so a generated client can read its code. */
+    private static Map<String, Object> content(int status, String mediaType) {
+        return Map.of(mediaType, status >= 400 && mediaType.equals(JSON) ? Map.of("schema", Map.of("$ref", ERROR_SCHEMA)) : Map.of());
+    }
+
+    private static Map<String, Object> requestBody(ApiRoutes.RequestBody body) {
+        Map<String, Object> content = new LinkedHashMap<>();
+        // a JSON body is one object (RequestBodies); the other formats are described by the route's summary
+        body.mediaTypes().forEach(type -> content.put(type, type.equals(JSON) ? Map.of("schema", Map.of("type", "object")) : Map.of()));
+        return Map.of("required", true, "content", content);
+    }
+
+    private static Map<String, Object> errorSchema() {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("code", Map.of("type", "string", "description", "stable, for programs: OMCP_PERMISSION_DENIED, ..."));
+        properties.put("error", Map.of("type", "string", "description", "what was wrong and what to do, for people"));
+        properties.put("errors", Map.of("type", "array", "items", Map.of("type", "string"),
+                "description", "a validation refusal's every problem, each naming its field"));
+        Map<String, Object> schema = new LinkedHashMap<>();
+        schema.put("type", "object");
+        schema.put("required", List.of("code", "error"));
+        schema.put("properties", properties);
+        schema.put("description", "every error answered in JSON; a route may add members (sources: reason; 403: required, have; "
+                + "RFC 7591 registration: error is its error code, with error_description)");
+        return schema;
     }
 
     private static String operationId(ApiRoutes.Route route) {

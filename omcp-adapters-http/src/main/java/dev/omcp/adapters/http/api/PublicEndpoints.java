@@ -36,10 +36,18 @@ public final class PublicEndpoints {
         routes.route(HandlerType.GET, "/readyz").tag("probes").publicRoute()
                 .summary("Readiness: ready once started, not ready while shutting down")
                 .response(200, "ready")
-                .response(503, "starting or shutting down")
+                .response(503, "starting or shutting down: {status: not-ready, code: OMCP_NOT_READY, error}")
                 .handle(ctx -> {
-                    boolean isReady = ready.getAsBoolean();
-                    JsonResponses.json(ctx, isReady ? 200 : 503, Map.of("status", isReady ? "ready" : "not-ready"));
+                    if (ready.getAsBoolean()) {
+                        JsonResponses.json(ctx, 200, Map.of("status", "ready"));
+                        return;
+                    }
+                    // an error like every other (code and error), so the document can describe every 503 alike
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("status", "not-ready");
+                    body.put("code", "OMCP_NOT_READY");
+                    body.put("error", "the gateway is starting or shutting down; send requests to another replica or retry shortly");
+                    JsonResponses.json(ctx, 503, body);
                 });
         routes.route(HandlerType.GET, "/metrics").tag("probes").publicRoute()
                 .summary("The gateway's own metrics in the Prometheus text format")

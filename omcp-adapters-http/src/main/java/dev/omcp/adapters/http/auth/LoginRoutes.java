@@ -91,15 +91,13 @@ public final class LoginRoutes {
 
     /** Registers the routes. */
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login")
+        routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login").jsonBody()
                 .queryParameters()
                 .summary("Password login (basic mode): body {username, password}; sets the omcp_session cookie")
                 .response(200, "{ok: true, user: {sub, name, roles}} and the session cookie")
                 .response(400, "the body is not {username, password} (OMCP_INVALID_BODY, OMCP_BAD_REQUEST), or this mode has "
                         + "no password login (OMCP_LOGIN_NOT_AVAILABLE)")
                 .response(401, "invalid credentials")
-                .response(413, "the body is larger than 1 MiB")
-                .response(415, "the body is not application/json")
                 .response(429, "the account is locked (OMCP_LOGIN_LOCKED), more than 20 attempts per minute from this address "
                         + "(OMCP_LOGIN_RATE_LIMIT), or the per-address counter is full and this address is new "
                         + "(OMCP_LOGIN_ADDRESS_TABLE_FULL); see Retry-After")
@@ -124,14 +122,12 @@ public final class LoginRoutes {
                         + "voided at once, if that is still in force; a caller with a tenant sees that tenant's entries only")
                 .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy, tenant}], allSessionsRevokedAt: time or null}")
                 .handle(this::listRevocations);
-        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters()
+        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters().jsonBody()
                 .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason}); "
                         + "a caller with a tenant revokes only sessions of that tenant")
                 .response(201, "the revocation, with the tenant it applies to (empty: every tenant)")
                 .response(400, "the body is not JSON or has an unknown field (OMCP_INVALID_BODY), or names neither or both of "
                         + "sid and sub, or a value is too long (OMCP_BAD_REQUEST)")
-                .response(413, "the body is larger than 1 MiB")
-                .response(415, "the body is not application/json")
                 .response(500, "the revocation is in force but could not be saved to OMCP_AUTH_REVOCATION_FILE, so a restart "
                         + "would forget it (OMCP_REVOCATION_NOT_SAVED); fix the file and send it again")
                 .response(507, "the blocklist is full")

@@ -72,7 +72,7 @@ public final class ConnectorRoutes implements HttpModule {
             "POST /api/connectors/upload", "connectors:write",
             "DELETE /api/connectors/{name}", "connectors:delete");
 
-    private static final Set<String> BUNDLE_TYPES = Set.of("application/octet-stream", "application/gzip", "application/x-gzip",
+    private static final List<String> BUNDLE_TYPES = List.of("application/octet-stream", "application/gzip", "application/x-gzip",
             "application/x-tar+gzip", "application/x-compressed-tar");
     /** The query parameter of install and upload that lets an older version replace the installed one. */
     static final String ALLOW_DOWNGRADE = "allowDowngrade";
@@ -137,7 +137,7 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(200, "the catalog")
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
-        routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
+        routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors").jsonBody()
                 .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched; ?allowDowngrade=true"
                         + " lets an older version replace the installed one (needs connectors:write)")
@@ -152,8 +152,6 @@ public final class ConnectorRoutes implements HttpModule {
                         + "not true (OMCP_PLUGIN_DOWNGRADE_REFUSED), or it is the installed version with other contents "
                         + "(OMCP_PLUGIN_VERSION_CONFLICT); nothing written")
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
-                .response(413, "the body is larger than 1 MiB")
-                .response(415, "the body is not application/json")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
                 .response(500, "the plugins directory could not be written, locked or renamed into (disk full, not writable; "
                         + "OMCP_PLUGINS_DIR_WRITE_FAILED); "
@@ -164,6 +162,7 @@ public final class ConnectorRoutes implements HttpModule {
                         + "(OMCP_PLUGINS_DIR_BUSY); nothing written; see Retry-After")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
+                .body(BUNDLE_TYPES.toArray(String[]::new))
                 .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB); ?allowDowngrade=true lets an "
                         + "older version replace the installed one (needs connectors:write)")

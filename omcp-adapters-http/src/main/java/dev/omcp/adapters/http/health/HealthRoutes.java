@@ -91,6 +91,7 @@ public final class HealthRoutes implements HttpModule {
                 .response(200, "{thresholds, persisted}; the ETag header is their version, for If-Match on PUT")
                 .handle(this::thresholds);
         routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health").queryParameters()
+                .jsonBody()
                 .summary("Replaces the health thresholds: per signal {degraded, critical, weight, enabled} over the shipped "
                         + "defaults (an omitted signal returns to its default; a whole GET answer is accepted too); written to the sources file's health block "
                         + "when a sources file is in use (persisted: true), else kept until restart; with If-Match only on "
@@ -101,7 +102,6 @@ public final class HealthRoutes implements HttpModule {
                 .response(412, "If-Match names a version no longer in force: someone changed them since; nothing changed; the "
                         + "ETag header is the version in force (OMCP_PRECONDITION_FAILED)")
                 .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
-                .response(413, "the body is larger than 1 MiB")
                 .handle(this::replaceThresholds);
         routes.route(HandlerType.GET, "/api/health/<service>").permission("health", "read").tag("health")
                 .summary("One service's health from get_service_health; the name may contain slashes; query parameters are "

@@ -56,12 +56,12 @@ public final class PostmortemRoutes implements HttpModule {
     @Override
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.POST, "/api/postmortems").permission("postmortems", "write").tag("postmortems").queryParameters()
+                .jsonBody()
                 .summary("Generates a post-mortem with generate_postmortem (format json) as the caller and stores it; body "
                         + "{service, duration?} (duration default 1h); needs postmortems:write")
                 .response(201, "the stored entry {id, tenant, service, duration, createdAt, createdBy, report}")
                 .response(400, "invalid body, service or duration, every problem listed (OMCP_INVALID_BODY)")
                 .response(403, "no postmortems:write, CSRF token missing, or refused by the tool chain")
-                .response(413, "the body is larger than 1 MiB")
                 .response(429, "refused by a rate limit of the tool chain")
                 .response(502, "the tool answered an error; nothing stored (OMCP_POSTMORTEM_NOT_GENERATED)")
                 .response(503, "no generate_postmortem tool (OMCP_TOOL_UNAVAILABLE) or the store cannot be written "

@@ -43,6 +43,8 @@ public final class CspViolationReports {
     /** Registers the route. */
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.POST, PATH).tag("security").publicRoute().csrfExempt().notAudited()
+                // what browsers send; the report is read as JSON whatever type it is declared with
+                .body("application/csp-report", "application/reports+json")
                 .summary("Sink for browser content-security-policy violation reports")
                 .response(204, "report accepted (it may be logged or, over the log rate, only counted)")
                 .response(400, "the body is not a JSON report")

@@ -46,7 +46,7 @@ public final class SettingsRoutes implements HttpModule {
                 .response(200, "{changeable, fixed, persisted, note}; the ETag header is the version of changeable, for If-Match "
                         + "on PUT")
                 .handle(this::view);
-        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings").queryParameters()
+        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings").queryParameters().jsonBody()
                 .summary("Changes run-time settings: a body with keys of 'changeable' (healthThresholds, which also needs "
                         + "health:write); nothing changes unless all are valid; with If-Match only on that version of changeable "
                         + "(the ETag of GET); needs settings:write")
@@ -57,7 +57,6 @@ public final class SettingsRoutes implements HttpModule {
                         + "the version in force (OMCP_PRECONDITION_FAILED)")
                 .response(403, "no settings:write, or a key that needs a further permission")
                 .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
-                .response(413, "the body is larger than 1 MiB")
                 .handle(this::change);
     }
 

@@ -116,12 +116,11 @@ public final class SourcesRoutes implements HttpModule {
                 .response(401, "login modes: no valid session")
                 .handle(this::list);
         routes.route(HandlerType.POST, "/api/sources").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
+                .jsonBody()
                 .summary("Add a source and connect it; needs sources:write")
                 .response(201, "added; Location is its path, /api/sources/{name}")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
                 .response(409, "the name is taken: source names are unique across the gateway (OMCP_SOURCE_EXISTS)")
-                .response(413, "the body is larger than 1 MiB")
-                .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::add);
         routes.route(HandlerType.GET, "/api/sources/{name}").permission("sources", "read").tag("sources").queryParameters(BODY_REFUSAL)
@@ -132,13 +131,13 @@ public final class SourcesRoutes implements HttpModule {
                 .response(404, "no such source")
                 .handle(this::one);
         routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
+                .jsonBody()
                 .summary("Connect to a source and check its health without saving it; needs sources:write")
                 .response(200, "the check ran; ok tells whether the backend answered")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
-                .response(413, "the body is larger than 1 MiB")
-                .response(415, "the body is not application/json")
                 .handle(this::test);
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
+                .jsonBody()
                 .summary("Replace a source; a masked secret, an omitted url, tenant or enabled keeps the stored value; "
                         + "read-only fields are accepted only as the source has them; with If-Match only on that version "
                         + "(the ETag of GET /api/sources/{name}); needs sources:write")
@@ -149,8 +148,6 @@ public final class SourcesRoutes implements HttpModule {
                 .response(404, "no such source")
                 .response(412, "If-Match names a version no longer stored: someone changed the source since; nothing changed; "
                         + "the ETag header is the stored version (OMCP_PRECONDITION_FAILED)")
-                .response(413, "the body is larger than 1 MiB")
-                .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::update);
         routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources").queryParameters(BODY_REFUSAL)

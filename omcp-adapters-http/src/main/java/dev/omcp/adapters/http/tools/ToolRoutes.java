@@ -72,6 +72,7 @@ public final class ToolRoutes implements HttpModule {
                 .response(503, "this gateway has no get_topology tool (OMCP_TOOL_UNAVAILABLE)")
                 .handle(ctx -> fromParameters(ctx, GET_TOPOLOGY));
         routes.route(HandlerType.POST, "/api/playground/invoke").permission("playground", "invoke").tag("playground").queryParameters()
+                .jsonBody()
                 .summary("Runs a tool as the caller through the same interceptor chain as /mcp; body {tool, arguments?}; "
                         + "needs playground:invoke")
                 .response(200, "the tool's answer, error results included: {tool, isError, structuredContent, content}")
@@ -79,7 +80,6 @@ public final class ToolRoutes implements HttpModule {
                 .response(401, "login modes: no valid session")
                 .response(403, "no playground:invoke, CSRF token missing, or refused by the tool chain")
                 .response(404, "no tool of that name the caller may use (OMCP_UNKNOWN_TOOL)")
-                .response(413, "the body is larger than 1 MiB")
                 .response(429, "refused by a rate limit of the tool chain")
                 .response(502, "the dispatcher answered an error (OMCP_TOOL_CALL_FAILED)")
                 .handle(this::playground);

@@ -15,15 +15,24 @@ class OpenApiDocumentTest {
     private static ApiRoutes.Route route(String method, String path, boolean publicRoute, Permission permission, boolean csrfExempt,
             boolean audited) {
         return new ApiRoutes.Route(method, path, "summary", "management", publicRoute, OK, permission, csrfExempt, audited,
-                "area", "action", false, Optional.empty());
+                "area", "action", false, Optional.empty(), Optional.empty());
+    }
+
+    private static ApiRoutes.Route withBody(List<ApiRoutes.Response> responses, ApiRoutes.RequestBody body) {
+        return new ApiRoutes.Route("PUT", "/api/x", "summary", "management", false, responses, new Permission("x", "write"), false,
+                true, "x", "write", false, Optional.empty(), Optional.of(body));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> operation(ApiRoutes.Route route) {
+        Map<String, Object> paths = (Map<String, Object>) OpenApiDocument.build("OMCP", "1", List.of(route)).get("paths");
+        Map<String, Object> item = (Map<String, Object>) paths.get(OpenApiDocument.documentedPath(route.path()));
+        return (Map<String, Object>) item.get(route.method().toLowerCase(java.util.Locale.ROOT));
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Map<String, Object>> responses(ApiRoutes.Route route) {
-        Map<String, Object> paths = (Map<String, Object>) OpenApiDocument.build("OMCP", "1", List.of(route)).get("paths");
-        Map<String, Object> item = (Map<String, Object>) paths.get(OpenApiDocument.documentedPath(route.path()));
-        Map<String, Object> operation = (Map<String, Object>) item.get(route.method().toLowerCase(java.util.Locale.ROOT));
-        return (Map<String, Map<String, Object>>) operation.get("responses");
+        return (Map<String, Map<String, Object>>) operation(route).get("responses");
     }
 
     @Test
@@ -36,7 +45,8 @@ class OpenApiDocumentTest {
                 .contains("OMCP_CSRF_MISMATCH", "OMCP_PERMISSION_DENIED", "sources:write");
         assertThat(responses.get("503").get("description")).asString()
                 .contains("OMCP_POLICY_UNAVAILABLE", "OMCP_AUDIT_UNAVAILABLE", "OMCP_SHARED_STATE_UNAVAILABLE");
-        assertThat(responses.get("403")).containsEntry("content", Map.of("application/json", Map.of()));
+        assertThat(responses.get("403")).containsEntry("content",
+                Map.of("application/json", Map.of("schema", Map.of("$ref", "#/components/schemas/Error"))));
     }
 
     @Test
@@ -62,9 +72,62 @@ class OpenApiDocumentTest {
     void aStatusTheRouteDocumentsItself_keepsItsOwnDescription_followedByTheGuards() {
         ApiRoutes.Route route = new ApiRoutes.Route("DELETE", "/api/x/{id}", "summary", "management", false,
                 List.of(new ApiRoutes.Response(403, "its own words", "application/json")), new Permission("x", "delete"), false, true,
-                "x", "delete", false, Optional.empty());
+                "x", "delete", false, Optional.empty(), Optional.empty());
         assertThat(responses(route).get("403").get("description")).asString().startsWith("its own words; ")
                 .contains("OMCP_PERMISSION_DENIED");
         assertThat(responses(route)).containsKeys("401", "503");
+    }
+
+    @Test
+    void aRouteReadingAJsonBody_documentsTheBody_andEveryRefusalOfOne() {
+        ApiRoutes.Route route = withBody(OK, new ApiRoutes.RequestBody(List.of("application/json"), true));
+        assertThat(operation(route).get("requestBody")).isEqualTo(Map.of("required", true,
+                "content", Map.of("application/json", Map.of("schema", Map.of("type", "object")))));
+        Map<String, Map<String, Object>> responses = responses(route);
+        assertThat(responses.get("400").get("description")).asString().contains("OMCP_INVALID_BODY");
+        assertThat(responses.get("408").get("description")).asString().contains("OMCP_BODY_TIMEOUT");
+        assertThat(responses.get("413").get("description")).asString().contains("1 MiB", "OMCP_BODY_TOO_LARGE");
+        assertThat(responses.get("415").get("description")).asString().contains("OMCP_UNSUPPORTED_MEDIA_TYPE");
+    }
+
+    @Test
+    void aRouteReadingABodyOfItsOwnFormat_keepsItsOwnRefusals_andGetsOnlyTheDeadline() {
+        ApiRoutes.Route route = withBody(List.of(new ApiRoutes.Response(201, "installed", "application/json"),
+                        new ApiRoutes.Response(413, "over 50 MiB (OMCP_BUNDLE_TOO_LARGE)", "application/json")),
+                new ApiRoutes.RequestBody(List.of("application/octet-stream"), false));
+        assertThat(operation(route).get("requestBody")).isEqualTo(Map.of("required", true,
+                "content", Map.of("application/octet-stream", Map.of())));
+        Map<String, Map<String, Object>> responses = responses(route);
+        assertThat(responses.get("413").get("description")).isEqualTo("over 50 MiB (OMCP_BUNDLE_TOO_LARGE)");
+        assertThat(responses).containsKey("408").doesNotContainKey("415");
+    }
+
+    @Test
+    void aBodyRefusalTheRouteAlreadyNames_isNotRepeated_whileOneItDoesNotName_isAdded() {
+        ApiRoutes.Route route = withBody(List.of(new ApiRoutes.Response(200, "OK", "application/json"),
+                        new ApiRoutes.Response(415, "not JSON (OMCP_UNSUPPORTED_MEDIA_TYPE)", "application/json"),
+                        new ApiRoutes.Response(400, "invalid thresholds (OMCP_INVALID_THRESHOLDS)", "application/json")),
+                new ApiRoutes.RequestBody(List.of("application/json"), true));
+        Map<String, Map<String, Object>> responses = responses(route);
+        assertThat(responses.get("415").get("description")).isEqualTo("not JSON (OMCP_UNSUPPORTED_MEDIA_TYPE)");
+        assertThat(responses.get("400").get("description")).asString().startsWith("invalid thresholds (OMCP_INVALID_THRESHOLDS); ")
+                .contains("OMCP_INVALID_BODY");
+    }
+
+    @Test
+    void everyErrorInJson_isDescribedByTheSharedErrorSchema_andAnAnswerWithoutABodyHasNoContent() {
+        ApiRoutes.Route route = new ApiRoutes.Route("DELETE", "/api/x/{id}", "summary", "management", false,
+                List.of(new ApiRoutes.Response(204, "deleted", ""), new ApiRoutes.Response(404, "no such x", "application/json")),
+                new Permission("x", "delete"), false, true, "x", "delete", false, Optional.empty(), Optional.empty());
+        Map<String, Map<String, Object>> responses = responses(route);
+        Map<String, Object> errorContent = Map.of("application/json", Map.of("schema", Map.of("$ref", "#/components/schemas/Error")));
+        assertThat(responses.get("404")).containsEntry("content", errorContent);
+        assertThat(responses.get("403")).containsEntry("content", errorContent);
+        assertThat(responses.get("204")).doesNotContainKey("content");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> schemas = (Map<String, Object>) ((Map<String, Object>) OpenApiDocument.build("OMCP", "1", List.of(route))
+                .get("components")).get("schemas");
+        assertThat(schemas).containsKey("Error");
+        assertThat(((Map<?, ?>) schemas.get("Error")).get("required")).isEqualTo(List.of("code", "error"));
     }
 }
