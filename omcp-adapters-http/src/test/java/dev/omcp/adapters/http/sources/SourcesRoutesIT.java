@@ -371,12 +371,32 @@ class SourcesRoutesIT {
                 .containsExactlyInAnyOrderElementsOf(SourcesRoutes.PERMISSIONS.keySet());
     }
 
+    @Test
+    void aRemovalTheSourcesFileConflictsWith_is409_inTheSourcesShape_andTheDocumentListsIt() throws Exception {
+        call("POST", "/api/sources", "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://prom.example.com:9090\"}");
+        sources.conflicting.add("prom");
+
+        HttpResponse<String> refused = call("DELETE", "/api/sources/prom", null);
+
+        assertThat(refused.statusCode()).isEqualTo(409);
+        assertThat(json(refused).getString("code")).isEqualTo("OMCP_SOURCE_CONFLICT");
+        assertThat(json(refused).getString("reason")).contains("delete or rename it, restart, remove again");
+        assertThat(json(refused).getString("error")).isNotBlank();
+        assertThat(sources.stored).as("nothing removed").containsKey("prom");
+        ApiRoutes.Route delete = documented.stream()
+                .filter(r -> r.method().equals("DELETE") && r.path().equals("/api/sources/{name}")).findFirst().orElseThrow();
+        assertThat(delete.responses()).filteredOn(r -> r.status() == 409).singleElement()
+                .satisfies(r -> assertThat(r.description()).contains("OMCP_SOURCE_CONFLICT"));
+    }
+
     /** ManageSources in memory, with the refusals the core gives; each change of a source gives it a new version. */
     private static final class FakeSources implements ManageSources {
         final Map<String, SourceView> stored = new TreeMap<>();
         int revision;
         SourceDraft lastDraft;
         boolean failSave;
+        /** Names a skipped entry of the sources file also has: the core refuses to remove them (OMCP_SOURCE_CONFLICT). */
+        final Set<String> conflicting = new java.util.HashSet<>();
         int calls;
 
         private SourceView view(SourceDraft d) {
@@ -438,6 +458,10 @@ class SourcesRoutesIT {
         @Override
         public SourceOutcome remove(String name, Principal caller, Optional<Set<String>> ifVersionIn) {
             calls++;
+            if (conflicting.contains(name)) {
+                return new SourceOutcome.Refused(SourceOutcome.CONFLICT, "the entry '" + name + "' of the sources file, skipped at "
+                        + "start, would define this source again at the next start; delete or rename it, restart, remove again");
+            }
             if (stored.containsKey(name) && !SourcePrecondition.onVersions(ifVersionIn).acceptsVersionOf(stored.get(name))) {
                 return new SourceOutcome.Stale(stored.get(name).version());
             }
