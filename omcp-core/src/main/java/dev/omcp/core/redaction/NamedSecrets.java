@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Values given to secret-like names: {@code name=value}, {@code name: value},
- * {@code "name": "value"}, the same as JSON escaped inside a JSON string
+ * {@code "name": "value"}, {@code "name" => "value"} (Ruby, Perl, PHP), the same as JSON escaped inside a JSON string
  * ({@code {\"password\":\"...\"}}), URL-encoded up to {@link UrlEncoded#MAX_LAYERS} layers deep
  * ({@code token%3D...}, {@code password%253D...}, {@code %22password%22%3A%22...%22}), with Gson's
  * unicode-escaped separators, and the cookies of a {@code Cookie:} / {@code Set-Cookie:} header. The
@@ -72,6 +72,9 @@ final class NamedSecrets {
         new Name("sessionkey", Where.ANYWHERE, false, false),
         new Name("session", Where.LAST_WORD, false, true),
         new Name("sid", Where.WHOLE, false, true),
+        // a signed URL's signature (X-Amz-Signature, X-Goog-Signature, CloudFront's Signature): the URL is a credential
+        // until it expires; not signature_algorithm or signatureVersion, which name how it was made
+        new Name("signature", Where.LAST_WORD, false, true),
     };
     private static final int AUTHORIZATION = nameIndex("authorization");
     private static final int TOKEN = nameIndex("token");
@@ -142,7 +145,21 @@ final class NamedSecrets {
 
     /** Whether a whole key (a JSON member's name, a label) names a secret, by the same names as in text. */
     static boolean namesSecret(String key) {
-        return key.length() <= 128 && secretName(key, 0, key.length()) != NOT_SECRET;
+        return namesSecret(key, 0, key.length());
+    }
+
+    /** Whether the key {@code s[from, to)} (an XML element's name...) names a secret. */
+    static boolean namesSecret(String s, int from, int to) {
+        return to - from <= 128 && secretName(s, from, to) != NOT_SECRET;
+    }
+
+    /**
+     * Whether the value {@code s[valueFrom, valueTo)} of the key {@code s[keyFrom, keyTo)} is a secret to hide: the key
+     * names one, and the value is not a status word after a name that may have one ({@code session}: {@code expired}).
+     */
+    static boolean hidesValue(String s, int keyFrom, int keyTo, int valueFrom, int valueTo) {
+        int name = keyTo - keyFrom <= 128 ? secretName(s, keyFrom, keyTo) : NOT_SECRET;
+        return name != NOT_SECRET && !(SECRET_NAMES[name].status() && statusWord(s, valueFrom, valueTo));
     }
 
     /**
@@ -195,22 +212,17 @@ final class NamedSecrets {
             // a URL-encoded JSON key, once or more: %22password%22%3A, %2522password%2522%253A
             int encodedQuote = encoded ? encodedQuoteBefore(s, keyEnd) : 0;
             keyEnd -= encodedQuote;
-            int keyStart = keyEnd;
-            while (keyStart > 0 && keyEnd - keyStart < 64 && keyChar(s.charAt(keyStart - 1))) {
-                keyStart--;
-            }
-            if (encoded) {
-                keyStart = afterEncodedChars(s, keyStart, keyEnd);
-            }
-            int name = keyEnd - keyStart < 3 ? NOT_SECRET : secretName(s, keyStart, keyEnd);
+            int keyStart = percent ? encodedKeyStart(s, keyEnd) : plainKeyStart(s, keyEnd);
+            int name = keyEnd - keyStart < 3 ? NOT_SECRET
+                    : percent ? decodedSecretName(s, keyStart, keyEnd) : secretName(s, keyStart, keyEnd);
             if (name == NOT_SECRET) {
                 p = seps.next(p + 1);
                 continue;
             }
-            int v = p + separatorLength(s, p);
-            while (v < n && blank(s.charAt(v))) {
-                v++;
-            }
+            // Ruby's, Perl's and PHP's "=>" between a key and its value ("password" => "x", :password => "x")
+            boolean arrow = s.charAt(p) == '=' && p + 1 < n && s.charAt(p + 1) == '>';
+            int v = p + (arrow ? 2 : separatorLength(s, p));
+            v = afterBlanks(s, v, percent);
             if (encoded && encodedQuote > 0 && s.startsWith(s.substring(keyEnd, keyEnd + encodedQuote), v)) {
                 // the value of an encoded JSON member, between encoded quotes
                 int open = v + encodedQuote;
@@ -227,7 +239,9 @@ final class NamedSecrets {
                 p = seps.next(Math.max(end, p + 1));
                 continue;
             }
-            if (quotedKey && s.charAt(p) == ':' && v < n && (s.charAt(v) == '[' || s.charAt(v) == '{')) {
+            // a member of a structure: a JSON object's, or a hash's ("password" => ...)
+            boolean member = (quotedKey && s.charAt(p) == ':') || arrow;
+            if (member && v < n && (s.charAt(v) == '[' || s.charAt(v) == '{')) {
                 // a JSON array or object under a secret name ("passwd": ["..."]): everything in it, whole
                 int close = closingBracket(s, v);
                 if (close > v + 1) {
@@ -260,10 +274,21 @@ final class NamedSecrets {
                 continue;
             }
             if (name == AUTHORIZATION) {
-                v = afterScheme(s, v, quote);
+                v = afterScheme(s, v, quote, percent);
                 if (v < 0) {
                     // "Authorization: Basic" with nothing after it: a scheme's name is no secret
                     p = seps.next(p + 1);
+                    continue;
+                }
+                int params = quote == 0 ? AuthParams.end(s, v) : -1;
+                if (params > v) {
+                    // Digest username="alice", ..., response="...": every parameter, as one credential
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new TextRedactor.Span(v, params, RedactionCategory.SECRET));
+                    TextRedactor.uncountMarkers(s, v, params, counts);
+                    p = seps.next(Math.max(params, p + 1));
                     continue;
                 }
             }
@@ -282,7 +307,7 @@ final class NamedSecrets {
                 }
             } else {
                 // a bare value of a JSON member ("pin":1234}) ends with its object or array
-                boolean json = quotedKey && s.charAt(p) == ':';
+                boolean json = member;
                 while (v < n && !valueEnd(s.charAt(v)) && !(encoded && encodedValueEnd(s, v)) && !(unicode && unicodeValueEnd(s, v) > 0)
                         && !(json && (s.charAt(v) == '}' || s.charAt(v) == ']'))) {
                     v++;
@@ -318,6 +343,10 @@ final class NamedSecrets {
                     spans = new ArrayList<>();
                 }
                 spans.add(new TextRedactor.Span(valueStart, valueEnd, RedactionCategory.SECRET));
+                if (name == AUTHORIZATION) {
+                    // one credential, one count: also when quoted ("Digest username=\"a@b.io\", ..." holds an email)
+                    TextRedactor.uncountMarkers(s, valueStart, valueEnd, counts);
+                }
             }
             p = seps.next(Math.max(v, p + 1));
         }
@@ -704,14 +733,84 @@ final class NamedSecrets {
         return len > 0 && UrlEncoded.decoded(s, end - len, len) == '"' ? len : 0;
     }
 
+    /** The longest key looked at, in characters of the text (its encoded characters counted in full). */
+    private static final int MAX_KEY = 64;
+
+    /** Where the key ending at {@code keyEnd} starts: back over its characters, at most {@link #MAX_KEY}. */
+    private static int plainKeyStart(String s, int keyEnd) {
+        int keyStart = keyEnd;
+        while (keyStart > 0 && keyEnd - keyStart < MAX_KEY && keyChar(s.charAt(keyStart - 1))) {
+            keyStart--;
+        }
+        return keyStart;
+    }
+
     /**
-     * A key found back to a {@code %} starts with the hex digits of an encoded character
-     * ({@code %26sid%3D}: "26sid"): the key starts after them, and after each {@code 25} too when the
-     * character was encoded again ({@code %2526sid%253D}).
+     * Where the key ending at {@code keyEnd} starts in text that holds URL-encoded characters: back over its
+     * characters and over encoded ones that stand for a key's character ({@code pass%77ord}, {@code api%5Fkey}), up to
+     * an encoded one that does not ({@code %26sid%3D}: the key is {@code sid}, not {@code 26sid}). An encoded character
+     * ends with two hex digits, so only there is one looked for (a bounded look back, {@link UrlEncoded#endingAt}).
      */
-    private static int afterEncodedChars(String s, int keyStart, int keyEnd) {
-        int len = keyStart > 0 ? UrlEncoded.length(s, keyStart - 1) : 0;
-        return len > 0 && keyStart - 1 + len < keyEnd ? keyStart - 1 + len : keyStart;
+    private static int encodedKeyStart(String s, int keyEnd) {
+        int keyStart = keyEnd;
+        while (keyStart > 0 && keyEnd - keyStart < MAX_KEY) {
+            char c = s.charAt(keyStart - 1);
+            int len = hex(c) ? UrlEncoded.endingAt(s, keyStart) : 0;
+            if (len > 0) {
+                if (!keyChar(UrlEncoded.decoded(s, keyStart - len, len))) {
+                    break;
+                }
+                keyStart -= len;
+            } else if (keyChar(c)) {
+                keyStart--;
+            } else {
+                break;
+            }
+        }
+        return keyStart;
+    }
+
+    /** {@link #secretName} of the key {@code s[from, to)} read with its URL-encoded characters decoded. */
+    private static int decodedSecretName(String s, int from, int to) {
+        if (s.lastIndexOf('%', to - 1) < from) {
+            return secretName(s, from, to);
+        }
+        StringBuilder key = new StringBuilder(to - from);
+        for (int i = from; i < to;) {
+            int len = s.charAt(i) == '%' ? UrlEncoded.length(s, i) : 0;
+            key.append(len > 0 ? UrlEncoded.decoded(s, i, len) : s.charAt(i));
+            i += len > 0 ? len : 1;
+        }
+        return secretName(key.toString(), 0, key.length());
+    }
+
+    /**
+     * Where the value after a separator starts: past spaces and tabs, and in text holding {@code %} past encoded ones
+     * too ({@code Authorization%3A%20Basic%20...}: the whole header put in a query parameter).
+     */
+    private static int afterBlanks(String s, int v, boolean percent) {
+        int n = s.length();
+        while (v < n) {
+            int len = blankLength(s, v, percent);
+            if (len == 0) {
+                break;
+            }
+            v += len;
+        }
+        return v;
+    }
+
+    /** The length of the space or tab at {@code i}, plain or (when {@code percent}) URL-encoded ({@code %20}, {@code %2520}...), else 0. */
+    private static int blankLength(String s, int i, boolean percent) {
+        char c = s.charAt(i);
+        if (blank(c)) {
+            return 1;
+        }
+        if (!percent || c != '%') {
+            return 0;
+        }
+        int len = UrlEncoded.length(s, i);
+        return len > 0 && blank(UrlEncoded.decoded(s, i, len)) ? len : 0;
     }
 
     /**
@@ -737,7 +836,7 @@ final class NamedSecrets {
      * ({@code Basic}, {@code Token}, {@code Digest}...) when one is there, else at {@code v} (a bare
      * credential is redacted whole); -1 when the value is only the name of a scheme.
      */
-    private static int afterScheme(String s, int v, char quote) {
+    private static int afterScheme(String s, int v, char quote, boolean percent) {
         int n = s.length();
         int w = v;
         if (w >= n || !letter(s.charAt(w))) {
@@ -746,14 +845,11 @@ final class NamedSecrets {
         while (w < n && w - v <= MAX_SCHEME && (letter(s.charAt(w)) || digit(s.charAt(w)) || s.charAt(w) == '-')) {
             w++;
         }
-        if (w >= n || !blank(s.charAt(w))) {
+        if (w >= n || blankLength(s, w, percent) == 0) {
             boolean alone = w >= n || valueEnd(s.charAt(w)) || s.charAt(w) == quote;
             return alone && schemeName(s, v, w) ? -1 : v;
         }
-        int c = w;
-        while (c < n && blank(s.charAt(c))) {
-            c++;
-        }
+        int c = afterBlanks(s, w, percent);
         if (c >= n || valueEnd(s.charAt(c)) || s.charAt(c) == quote) {
             return schemeName(s, v, w) ? -1 : v; // a lone word: the credential, unless it names a scheme
         }
@@ -965,7 +1061,7 @@ final class NamedSecrets {
      * each backslash and quote of the layer inside it again, so a run of {@code b} backslashes before a quote closes
      * the value exactly when {@code (b + 1) / (escapes + 1)} is a whole odd number.
      */
-    private static int quotedValueClose(String s, int from, char quote, int escapes) {
+    static int quotedValueClose(String s, int from, char quote, int escapes) {
         int n = s.length();
         int run = 0;
         int v = from;

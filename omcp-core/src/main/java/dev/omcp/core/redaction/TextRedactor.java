@@ -21,7 +21,13 @@ import java.util.regex.Pattern;
  * counted again.
  */
 final class TextRedactor {
-    private static final Pattern BEARER = Pattern.compile("(?i)(?<![A-Za-z0-9])bearer(?:\\s++|%20)([A-Za-z0-9\\-._~+/]{8,}+=*+)");
+    /**
+     * The credential after {@code Bearer}, also in URL-encoded text ({@code Authorization%3A%20Bearer%20...}, encoded
+     * up to {@link UrlEncoded#MAX_LAYERS} times): after an encoded character, separated by an encoded space, and with
+     * the encoded {@code +}, {@code /} and {@code =} of a base64 token read as part of it.
+     */
+    private static final Pattern BEARER = Pattern.compile("(?i)(?:(?<![A-Za-z0-9])|(?<=%(?:25){0,3}[0-9A-F]{2}))bearer"
+            + "(?:\\s++|%(?:25){0,3}20)((?:[A-Za-z0-9\\-._~+/]|%(?:25){0,3}(?:2B|2F|3D)){8,}+=*+)");
     private static final Pattern URL_CREDENTIALS = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]{1,15}+://)([^/\\s:@\\[\\]]{0,256}+):([^/\\s@\\[\\]]{1,256}+)@");
     private static final Pattern GITHUB = Pattern.compile(
             "(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}+|github_pat_[A-Za-z0-9_]{22,255}+)(?![A-Za-z0-9_])");
@@ -243,6 +249,10 @@ final class TextRedactor {
             out = curlCredentials(out, counts);
             out = secretOptions(out, counts);
             out = CommandLinePasswords.redact(out, counts);
+        }
+        if (h.lt) {
+            // before the name=value scan: a value inside the element (<password>a=b</password>) goes with the element
+            out = XmlElements.redact(out, counts);
         }
         if (h.equals || h.colons > 0 || h.percent || h.backslash) {
             out = NamedSecrets.redact(out, h.percent, h.backslash, counts);
@@ -587,6 +597,8 @@ final class TextRedactor {
         boolean percent;
         /** A backslash: unicode-escaped separators (Gson writes {@code =} as a backslash and {@code u003d}). */
         boolean backslash;
+        /** A {@code <}: an XML element may hold a secret ({@code <password>...</password>}). */
+        boolean lt;
         /**
          * "p-", "c_", "9.", "k.": the ends of the rarer prefixes ({@code xapp-}, {@code whsec_}, {@code ya29.},
          * {@code hooks.slack.com}), so most lines skip them. Each hint is met by what its detector matches, never
@@ -628,6 +640,7 @@ final class TextRedactor {
             boolean tilde = false;
             boolean percent = false;
             boolean backslash = false;
+            boolean lt = false;
             boolean pDash = false;
             boolean cUnderscore = false;
             boolean nineDot = false;
@@ -714,6 +727,7 @@ final class TextRedactor {
                         case '~' -> tilde = true;
                         case '%' -> percent = true;
                         case '\\' -> backslash = true;
+                        case '<' -> lt = true;
                         case ':' -> {
                             colons++;
                             v6Colons++;
@@ -769,6 +783,7 @@ final class TextRedactor {
             h.tilde = tilde;
             h.percent = percent;
             h.backslash = backslash;
+            h.lt = lt;
             h.pDash = pDash;
             h.cUnderscore = cUnderscore;
             h.nineDot = nineDot;
@@ -817,6 +832,25 @@ final class TextRedactor {
             counts[POSITION] = markOut;
         }
         return b.append(s, last, s.length()).toString();
+    }
+
+    /**
+     * Takes back the counts of the markers in {@code s[from, to)}: a detector is about to replace that part whole
+     * (an Authorization credential of parameters holding an AWS key id the earlier detectors hid), so one marker,
+     * counted once, stands for all of it.
+     */
+    static void uncountMarkers(String s, int from, int to, int[] counts) {
+        // within the part only: a search on to the end of the text for each credential would make many of them quadratic
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) == '[' && s.startsWith("[REDACTED:", i)) {
+                for (RedactionCategory category : RedactionCategory.values()) {
+                    if (s.startsWith(category.replacement(), i) && i + category.replacement().length() <= to) {
+                        counts[category.ordinal()]--;
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     private static boolean mayHoldPrivateKey(String s) {
