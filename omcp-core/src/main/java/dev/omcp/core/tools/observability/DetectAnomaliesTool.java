@@ -18,7 +18,7 @@ import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.json.Jsonp;
-import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.Topology;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -244,7 +244,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
-        batch.writeWarningsTo(result);
+        // the gateway's own lines about left-out points first (MetricBatch#warned), then what a listing said it left out
+        WarnedSources warned = batch.warned();
+        services.listing().ifPresent(l -> warned.addAll(ServiceListings.warned(toolkit, l)));
+        warned.writeTo(result);
         // the gateway's own series are selected without looking the name up: what they lack says nothing of the service
         String judgedWhom = services.analysed().size() == 1 ? "'" + services.analysed().getFirst() + "'" : "the analysed services";
         BiFunction<List<String>, String, String> noScores = (own, outcome) -> TenantAnomalySeries.noneToJudge(judgedWhom,
@@ -260,17 +263,17 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
     }
 
     /** The services analysed, how many there were, and the listing that found them (absent when the caller named one). */
-    private record ServiceList(List<String> analysed, int total, Optional<Gathered<List<ServiceInfo>>> listing) {}
+    private record ServiceList(List<String> analysed, int total, Optional<Gathered<ServiceListing>> listing) {}
 
     /** Every service the metrics sources list, in name order, capped. */
     private ServiceList listServices(ToolCall call, List<Bound<MetricsCapability>> metricSources, int max) {
-        Gathered<List<ServiceInfo>> gathered = serviceListing(toolkit, call.principal(), metricSources, toolkit.deadline());
+        Gathered<ServiceListing> gathered = serviceListing(toolkit, call.principal(), metricSources, toolkit.deadline());
         List<String> all = new ArrayList<>(listedNames(gathered));
         return new ServiceList(all.subList(0, Math.min(max, all.size())), all.size(), Optional.of(gathered));
     }
 
     /** What the metrics sources that also list services answer, within {@code overall}. */
-    static Gathered<List<ServiceInfo>> serviceListing(Toolkit toolkit, Principal principal, List<Bound<MetricsCapability>> metricSources,
+    static Gathered<ServiceListing> serviceListing(Toolkit toolkit, Principal principal, List<Bound<MetricsCapability>> metricSources,
             Duration overall) {
         Set<String> metricSourceNames = new LinkedHashSet<>();
         metricSources.forEach(b -> metricSourceNames.add(b.source()));
@@ -280,9 +283,9 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
     }
 
     /** Every service name a listing gave, in name order, once. */
-    static TreeSet<String> listedNames(Gathered<List<ServiceInfo>> listing) {
+    static TreeSet<String> listedNames(Gathered<ServiceListing> listing) {
         TreeSet<String> names = new TreeSet<>();
-        listing.answers().forEach(a -> a.value().forEach(s -> names.add(s.name())));
+        listing.answers().forEach(a -> a.value().services().forEach(s -> names.add(s.name())));
         return names;
     }
 
@@ -428,7 +431,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
     }
 
     /** {@code sources}, {@code partial} and {@code failedSources} over the metric queries, the service listing and the topology. */
-    private static void writeSources(JsonObjectBuilder result, MetricBatch batch, Optional<Gathered<List<ServiceInfo>>> listing,
+    private static void writeSources(JsonObjectBuilder result, MetricBatch batch, Optional<Gathered<ServiceListing>> listing,
             Gathered<Topology> topologies) {
         Set<String> answered = new LinkedHashSet<>(batch.answeringSources());
         listing.ifPresent(l -> l.answers().forEach(a -> answered.add(a.source())));
@@ -471,9 +474,21 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("during", during).build();
     }
 
-    /** The sources whose service listing failed or left names out, once each, when the services were listed. */
+    /** The sources whose service listing failed, left names out unchecked or warned, once each, when the services were listed. */
     private static List<String> listingGaps(ServiceList services) {
-        return services.listing().map(l -> l.failures().stream().map(Gathered.Failure::source).distinct().toList()).orElse(List.of());
+        return services.listing().map(l -> {
+            Set<String> gaps = new LinkedHashSet<>();
+            l.failures().forEach(f -> gaps.add(f.source()));
+            gaps.addAll(ServiceListings.warnedSources(l));
+            return List.copyOf(gaps);
+        }).orElse(List.of());
+    }
+
+    /** Where the result tells of the {@link #listingGaps}: {@code failedSources}, {@code backendWarnings} or both. */
+    private static String listingGapsShown(ServiceList services) {
+        boolean failed = services.listing().map(Gathered::partial).orElse(false);
+        boolean warned = !services.listing().map(l -> ServiceListings.warnedSources(l).isEmpty()).orElse(true);
+        return failed && warned ? "failedSources and backendWarnings" : warned ? "backendWarnings" : "failedSources";
     }
 
     /** The offer of the names most likely meant, or when there is none where the names are, so the agent knows what to ask next. */
@@ -502,10 +517,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     : "No connected source can answer metric queries: an operator adds a prometheus source (PROMETHEUS_URL or the "
                             + "sources file). Nothing was judged.");
         } else if (services.analysed().isEmpty()) {
-            // a failed listing, or one cut short, may hold every service: then none listed is not "the sources list none"
-            parts.add(services.listing().map(Gathered::partial).orElse(false)
+            // a failed listing, one cut short or one that warned may hold every service: then none listed is not "none"
+            parts.add(!services.listing().map(ServiceListings::whole).orElse(true)
                     ? "No service was listed by the metrics sources that answered; others failed or left names out (see "
-                            + "failedSources), so services may exist unjudged; pass service to judge one by name."
+                            + listingGapsShown(services) + "), so services may exist unjudged; pass service to judge one by name."
                     : "The metrics sources list no services; pass service to judge one by name.");
         } else if (!batch.requests().isEmpty() && batch.answers().isEmpty()) {
             parts.add("Every metrics query failed (see failedSources); nothing was judged rather than guessed.");
@@ -579,7 +594,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         }
         List<String> gaps = listingGaps(services);
         if (!services.analysed().isEmpty() && !gaps.isEmpty()) {
-            parts.add("The service listing of " + String.join(", ", gaps) + " failed or left names out (see failedSources): "
+            parts.add("The service listing of " + String.join(", ", gaps) + " failed or left names out (see "
+                    + listingGapsShown(services) + "): "
                     + "services it holds may not have been judged; pass service to judge one by name.");
         }
         if (skipped > 0) {

@@ -8,6 +8,7 @@ import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import java.util.ArrayList;
@@ -64,11 +65,11 @@ public final class ListServicesTool extends ObservabilityTool {
                 onlySource.map(Set::of));
         String filter = args.optionalString("filter").map(f -> f.toLowerCase(Locale.ROOT)).orElse("");
         // only the names this call can show are checked, so a filter is answered at once however many names a plugin lists
-        Gathered<List<ServiceInfo>> gathered = ServiceListings.of(toolkit, call.principal(), bound, toolkit.deadline(),
+        Gathered<ServiceListing> gathered = ServiceListings.of(toolkit, call.principal(), bound, toolkit.deadline(),
                 name -> matches(name, filter));
         Map<String, TreeSet<String>> byName = new TreeMap<>();
-        for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
-            for (ServiceInfo service : answer.value()) {
+        for (Gathered.Answer<ServiceListing> answer : gathered.answers()) {
+            for (ServiceInfo service : answer.value().services()) {
                 if (matches(service.name(), filter)) {
                     byName.computeIfAbsent(service.name(), n -> new TreeSet<>()).add(answer.source());
                 }
@@ -88,6 +89,8 @@ public final class ListServicesTool extends ObservabilityTool {
                 .add("services", services)
                 .add("total", names.size())
                 .add("truncated", names.size() > limit));
+        // what a source said its listing left out: the names shown may then lack some services
+        ServiceListings.warned(toolkit, gathered).writeTo(result);
         if (gathered.noSource()) {
             result.add("note", onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot list services; call list_sources."

@@ -8,7 +8,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.json.Jsonp;
-import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
@@ -77,8 +77,9 @@ final class PostmortemDetection {
      * @param namesListed for {@code skipped}, every name the sources list: the report's did-you-mean needs
      *     no listing of its own
      * @param warned what the metrics sources said alongside their answers, and the line per plugin source
-     *     whose points outside the window were left out ({@link MetricBatch#warned()}); the report lists them
-     *     in {@code backendWarnings}, as the verdicts rest on what was left. Not changed after the run.
+     *     whose points outside the window were left out ({@link MetricBatch#warned()}), then what the service
+     *     listings said they left out ({@link ServiceListings#warned}); the report lists them in
+     *     {@code backendWarnings}, as the verdicts rest on what was left. Not changed after the run.
      * @param leftOutNote the note's sentence when some points were left out ({@link MetricBatch#leftOutNote()})
      */
     record Outcome(String state, Optional<Instant> ranAt, Duration window, Counts counts, boolean serviceScored, boolean partial,
@@ -208,7 +209,7 @@ final class PostmortemDetection {
         Instant at = now.isAfter(reportEnd) ? reportEnd : now;
         AnalysisWindow window = AnalysisWindow.ending(now, judged, "window");
         List<Bound<MetricsCapability>> metricSources = toolkit.sources().with(MetricsCapability.class, principal);
-        Gathered<List<ServiceInfo>> listing = DetectAnomaliesTool.serviceListing(toolkit, principal, metricSources,
+        Gathered<ServiceListing> listing = DetectAnomaliesTool.serviceListing(toolkit, principal, metricSources,
                 deadline.remaining());
         TreeSet<String> listed = DetectAnomaliesTool.listedNames(listing);
         Set<String> answered = new LinkedHashSet<>();
@@ -253,22 +254,22 @@ final class PostmortemDetection {
         toolkit.unscoredServices().remember(principal.tenant(), unscored,
                 new UnscoredServices.Run(now, UnscoredServices.AskedSources.of(metricSources), judged, counts));
         return new Outcome("completed", Optional.of(now), judged, counts, scored.contains(service), !failures.isEmpty(), answered,
-                List.copyOf(failures), Set.of(), batch.warned(), batch.leftOutNote());
+                List.copyOf(failures), Set.of(), batch.warned().addAll(ServiceListings.warned(toolkit, listing)), batch.leftOutNote());
     }
 
     /**
      * Every name the sources list, when none of them is {@code service} (a mistyped name, most likely):
      * the metrics sources' {@code listing} does not list it, nor do the other sources that list
      * services, asked only then. Empty unless every source could say: a metrics source that cannot
-     * list its services, or a listing that failed, may hold the name, and the detection then runs as
+     * list its services, or a listing that failed or warned, may hold the name, and the detection then runs as
      * for a known one.
      *
      * @param answered filled with the other listing sources that answered
      */
     private static Optional<Set<String>> namesListedWithout(Toolkit toolkit, Principal principal, String service,
-            List<Bound<MetricsCapability>> metricSources, Gathered<List<ServiceInfo>> listing, Set<String> listed,
+            List<Bound<MetricsCapability>> metricSources, Gathered<ServiceListing> listing, Set<String> listed,
             Set<String> answered, CallDeadline deadline) {
-        if (listed.isEmpty() || ServiceNameSuggestions.lists(listed, service) || !listing.failures().isEmpty()) {
+        if (listed.isEmpty() || ServiceNameSuggestions.lists(listed, service) || !ServiceListings.whole(listing)) {
             return Optional.empty();
         }
         Set<String> listedBy = new TreeSet<>();
@@ -278,9 +279,9 @@ final class PostmortemDetection {
         }
         List<Bound<ServiceListingCapability>> others = toolkit.sources().with(ServiceListingCapability.class, principal).stream()
                 .filter(b -> !listedBy.contains(b.source())).toList();
-        Gathered<List<ServiceInfo>> rest = ServiceListings.of(toolkit, principal, others, deadline.remaining());
+        Gathered<ServiceListing> rest = ServiceListings.of(toolkit, principal, others, deadline.remaining());
         Set<String> names = DetectAnomaliesTool.listedNames(rest);
-        if (!rest.failures().isEmpty() || ServiceNameSuggestions.lists(names, service)) {
+        if (!ServiceListings.whole(rest) || ServiceNameSuggestions.lists(names, service)) {
             return Optional.empty();
         }
         rest.answers().forEach(a -> answered.add(a.source()));

@@ -8,6 +8,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.MetricDiscoveryCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,9 @@ import java.util.function.Predicate;
  * alongside its answer with the kind {@code unchecked} (nothing failed or ran late), saying how many and that calling
  * again checks the next ones. A discovery that fails fails the source's listing: a name that may be another tenant's
  * judgement is never shown unchecked.
+ *
+ * <p>A listing's warnings ({@link ServiceListing#warnings()}: what the source left out of its answer) come with it, and a
+ * tool that shows them writes them as {@code backendWarnings} ({@link #warned}).
  */
 final class ServiceListings {
     /**
@@ -49,11 +53,11 @@ final class ServiceListings {
      * The listings of {@code listing} within {@code overall}, as the sources answered them but for such names. Only the
      * names {@code asked} takes are checked, and only they are answered from a checked listing; other listings come whole.
      */
-    static Gathered<List<ServiceInfo>> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing,
+    static Gathered<ServiceListing> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing,
             Duration overall, Predicate<String> asked) {
         if (listing.stream().allMatch(Bound::builtin)) {
             // the usual case, on list_services' hot path: builtin connectors keep their own rule, nothing to look up
-            return Gathered.from(toolkit, listing, ServiceListingCapability::listServices, overall);
+            return Gathered.from(toolkit, listing, ServiceListingCapability::serviceListing, overall);
         }
         List<Bound<MetricDiscoveryCapability>> discovering = toolkit.sources().with(MetricDiscoveryCapability.class, principal);
         List<Bound<Checked>> checked = new ArrayList<>();
@@ -64,10 +68,10 @@ final class ServiceListings {
             checked.add(b.carrying(new Checked(b.capability(), b.connector(), discovery, toolkit.listedNameVerdicts(), asked)));
         }
         Gathered<Listed> gathered = Gathered.from(toolkit, checked, Checked::services, overall);
-        List<Gathered.Answer<List<ServiceInfo>>> answers = new ArrayList<>();
+        List<Gathered.Answer<ServiceListing>> answers = new ArrayList<>();
         List<Gathered.Failure> failures = new ArrayList<>(gathered.failures());
         for (Gathered.Answer<Listed> a : gathered.answers()) {
-            answers.add(new Gathered.Answer<>(a.source(), a.type(), a.value().shown()));
+            answers.add(new Gathered.Answer<>(a.source(), a.type(), new ServiceListing(a.value().shown(), a.value().warnings())));
             if (a.value().leftOut() > 0) {
                 failures.add(new Gathered.Failure(a.source(), FailureKind.UNCHECKED, a.value().leftOutMessage(), Optional.empty()));
             }
@@ -76,14 +80,38 @@ final class ServiceListings {
     }
 
     /** As {@link #of(Toolkit, Principal, List, Duration, Predicate)} for every name. */
-    static Gathered<List<ServiceInfo>> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing,
+    static Gathered<ServiceListing> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing,
             Duration overall) {
         return of(toolkit, principal, listing, overall, name -> true);
     }
 
     /** As {@link #of(Toolkit, Principal, List, Duration, Predicate)} for every name, within the tools' whole deadline. */
-    static Gathered<List<ServiceInfo>> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing) {
+    static Gathered<ServiceListing> of(Toolkit toolkit, Principal principal, List<Bound<ServiceListingCapability>> listing) {
         return of(toolkit, principal, listing, toolkit.deadline());
+    }
+
+    /**
+     * What the sources that answered said their listings left out, per source, for a tool's {@code backendWarnings}: a
+     * listing that looks complete may lack services, and the agent must be able to tell. Cleaned and bounded there
+     * ({@link WarnedSources#add}), as a plugin's listing is backend text it did not vouch for.
+     */
+    static WarnedSources warned(Toolkit toolkit, Gathered<ServiceListing> gathered) {
+        WarnedSources warned = WarnedSources.of(toolkit);
+        gathered.answers().forEach(a -> warned.add(a.source(), a.value().warnings()));
+        return warned;
+    }
+
+    /** The sources whose listings warned ({@link #warned}), once each, in the order they answered. */
+    static List<String> warnedSources(Gathered<ServiceListing> gathered) {
+        return gathered.answers().stream().filter(a -> !a.value().warnings().isEmpty()).map(a -> a.source()).distinct().toList();
+    }
+
+    /**
+     * Whether every source answered its whole listing: none failed, none had names left out unchecked, and none warned
+     * that it left something out. Only then does a name no listing holds say that no source knows it.
+     */
+    static boolean whole(Gathered<ServiceListing> gathered) {
+        return !gathered.partial() && gathered.answers().stream().allMatch(a -> a.value().warnings().isEmpty());
     }
 
     /**
@@ -91,8 +119,9 @@ final class ServiceListings {
      *
      * @param askedNames how many distinct names the source listed that the caller asked about
      * @param narrowed whether the caller asked about only some of the names listed
+     * @param warnings what the source said its listing left out
      */
-    private record Listed(List<ServiceInfo> shown, int leftOut, int askedNames, boolean narrowed) {
+    private record Listed(List<ServiceInfo> shown, int leftOut, int askedNames, boolean narrowed, List<String> warnings) {
         String leftOutMessage() {
             String why = leftOut + " of the " + askedNames + " names it listed" + (narrowed ? " that this call asked about" : "")
                     + " were left out unchecked: the gateway checks each name a plugin lists against its own anomaly series, which"
@@ -114,16 +143,17 @@ final class ServiceListings {
     private record Checked(ServiceListingCapability listing, Connector connector, Optional<MetricDiscoveryCapability> discovery,
             ListedNameVerdicts verdicts, Predicate<String> asked) {
         Listed services() throws ConnectorException {
-            List<ServiceInfo> listed = listing.listServices();
+            ServiceListing answered = listing.serviceListing();
+            List<ServiceInfo> listed = answered.services();
             if (discovery.isEmpty() || listed.isEmpty()) {
-                return new Listed(listed, 0, 0, false);
+                return new Listed(listed, 0, 0, false, answered.warnings());
             }
             List<ServiceInfo> askedAbout = listed.stream().filter(s -> asked.test(s.name())).toList();
             // in the listing's order (by name, as sources sort them), so successive calls reach the same next names
             List<String> names = askedAbout.stream().map(ServiceInfo::name).distinct().toList();
             ListedNameChecks.Found found = ListedNameChecks.of(verdicts, connector, discovery.get(), names, CHECKS_PER_LISTING);
             List<ServiceInfo> shown = askedAbout.stream().filter(s -> Boolean.FALSE.equals(found.verdicts().get(s.name()))).toList();
-            return new Listed(shown, found.leftOut(), names.size(), askedAbout.size() < listed.size());
+            return new Listed(shown, found.leftOut(), names.size(), askedAbout.size() < listed.size(), answered.warnings());
         }
     }
 }

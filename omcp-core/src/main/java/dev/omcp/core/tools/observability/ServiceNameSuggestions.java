@@ -7,6 +7,7 @@ import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,12 +83,12 @@ public final class ServiceNameSuggestions {
      * answers for any name (a post-mortem, the anomaly history) and would otherwise report "nothing
      * found" for a typo as if the service were quiet. Empty when a source lists the name (or, for
      * {@code namespace/name}, the name), and when no source listed anything or one could not say (it
-     * failed, or its listing was cut, see {@link ServiceListings}): then nobody can tell, and "no
-     * source lists it" would send the agent away from a real service.
+     * failed, its listing was cut or it warned that it left names out, see {@link ServiceListings#whole}): then
+     * nobody can tell, and "no source lists it" would send the agent away from a real service.
      */
     public Optional<String> unknownName(String asked, Principal principal) {
-        Gathered<List<ServiceInfo>> gathered = listings(principal);
-        if (gathered.partial()) {
+        Gathered<ServiceListing> gathered = listings(principal);
+        if (!ServiceListings.whole(gathered)) {
             return Optional.empty();
         }
         return unknownName(asked, names(gathered));
@@ -126,11 +127,12 @@ public final class ServiceNameSuggestions {
      * loop; otherwise the did-you-mean sentence.
      */
     public String elsewhereOrDidYouMean(String asked, Principal principal, Class<?> signal) {
-        Gathered<List<ServiceInfo>> gathered = listings(principal);
+        Gathered<ServiceListing> gathered = listings(principal);
         // the sources of the signal were just asked: one of them listing the name says nothing about other signals
         Set<String> asking = new TreeSet<>(toolkit.sources().with(signal, principal).stream().map(Bound::source).toList());
         List<String> listing = gathered.answers().stream().filter(a -> !asking.contains(a.source()))
-                .filter(a -> a.value().stream().anyMatch(s -> s.name().equals(asked))).map(Gathered.Answer::source).sorted().toList();
+                .filter(a -> a.value().services().stream().anyMatch(s -> s.name().equals(asked))).map(Gathered.Answer::source).sorted()
+                .toList();
         if (!listing.isEmpty()) {
             List<String> tools = new ArrayList<>();
             if (serves(MetricsCapability.class, listing, principal)) {
@@ -157,16 +159,16 @@ public final class ServiceNameSuggestions {
         return names(listings(principal));
     }
 
-    private Gathered<List<ServiceInfo>> listings(Principal principal) {
+    private Gathered<ServiceListing> listings(Principal principal) {
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, principal);
         Duration overall = toolkit.deadline().compareTo(DEADLINE) < 0 ? toolkit.deadline() : DEADLINE;
         return ServiceListings.of(toolkit, principal, bound, overall);
     }
 
-    private static Set<String> names(Gathered<List<ServiceInfo>> gathered) {
+    private static Set<String> names(Gathered<ServiceListing> gathered) {
         Set<String> names = new TreeSet<>();
-        for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
-            answer.value().forEach(service -> names.add(service.name()));
+        for (Gathered.Answer<ServiceListing> answer : gathered.answers()) {
+            answer.value().services().forEach(service -> names.add(service.name()));
         }
         return names;
     }

@@ -4,6 +4,7 @@ import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -44,15 +45,15 @@ final class TracedServiceRecognition {
     static Verdict check(Toolkit toolkit, Principal principal, List<String> answered, TracedServiceName name) {
         List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, principal,
                 Optional.of(Set.copyOf(answered)));
-        Gathered<List<ServiceInfo>> lists = ServiceListings.of(toolkit, principal, listing);
-        // a failure alongside an answer: names were left out of that list unchecked, so its silence says nothing
-        if (lists.answers().size() < answered.size() || lists.partial()) {
+        Gathered<ServiceListing> lists = ServiceListings.of(toolkit, principal, listing);
+        // a failure alongside an answer, or a warning: names were left out of that list, so its silence says nothing
+        if (lists.answers().size() < answered.size() || !ServiceListings.whole(lists)) {
             return new Verdict.Unchecked();
         }
         List<String> knowing = new ArrayList<>();
         SortedSet<String> listed = new TreeSet<>();
-        for (Gathered.Answer<List<ServiceInfo>> answer : lists.answers()) {
-            List<ServiceInfo> services = answer.value() == null ? List.of() : answer.value();
+        for (Gathered.Answer<ServiceListing> answer : lists.answers()) {
+            List<ServiceInfo> services = answer.value().services();
             services.forEach(s -> listed.add(s.name()));
             if (services.stream().anyMatch(s -> s.name().equals(name.traced()) || s.name().equals(name.asked()))) {
                 knowing.add(answer.source());

@@ -86,6 +86,24 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void whatAListingSaysItLeftOut_isShownAsBackendWarnings_andTheNoteSaysServicesMayNotHaveBeenJudged() {
+        FakeMetricsBackend prom = cascade("prom").listingWarning("Prometheus answered label values that are not strings (2)");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{}");
+
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getJsonArray("backendWarnings")).singleElement().satisfies(w -> {
+            assertThat(w.asJsonObject().getString("source")).isEqualTo("prom");
+            assertThat(w.asJsonObject().getJsonArray("warnings").getString(0))
+                    .isEqualTo("Prometheus answered label values that are not strings (2)");
+        });
+        assertThat(result.getString("note")).contains("The service listing of prom failed or left names out (see backendWarnings)");
+        FakeMetricsBackend empty = new FakeMetricsBackend("prom-a").listingWarning("3 targets were left out");
+        assertThat(ToolHarness.ok(tool(new InMemorySources().add(empty)), "{}").getString("note"))
+                .doesNotContain("list no services").contains("left names out (see backendWarnings)");
+    }
+
+    @Test
     void whenAListingFailedBesideTheOnesThatAnswered_theRootCauseIsNamedOnlyAmongTheServicesJudged() {
         // the plugin's listing fails (its names cannot be checked), while its metric queries still answer
         FakeMetricsBackend plugin = new FakeMetricsBackend("history").knows("elsewhere")

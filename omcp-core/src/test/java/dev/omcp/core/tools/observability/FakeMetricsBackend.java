@@ -10,6 +10,7 @@ import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile ConnectorException failAll;
     private volatile ConnectorException failDiscovery;
     private volatile List<String> warnings = List.of();
+    private volatile List<String> listingWarnings = List.of();
     private volatile java.util.function.UnaryOperator<Series> reorder = java.util.function.UnaryOperator.identity();
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
@@ -160,6 +162,12 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         return this;
     }
 
+    /** Every listing says {@code lines} alongside it: what it left out (targets it could not read). */
+    FakeMetricsBackend listingWarning(String... lines) {
+        this.listingWarnings = List.of(lines);
+        return this;
+    }
+
     /** Every series answered passes through {@code r}: a connector that breaks the SDK's promise of ascending timestamps. */
     FakeMetricsBackend reordering(java.util.function.UnaryOperator<Series> r) {
         this.reorder = r;
@@ -198,6 +206,11 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
             throw failAll;
         }
         return curves.keySet().stream().sorted().map(s -> new ServiceInfo(s, Map.of("label", "job"))).toList();
+    }
+
+    @Override
+    public ServiceListing serviceListing() throws ConnectorException {
+        return new ServiceListing(listServices(), listingWarnings);
     }
 
     /** The metric names served for {@code service} (every service's when empty), as Prometheus' label values list them. */

@@ -57,6 +57,34 @@ class ListServicesToolTest {
     }
 
     @Test
+    void whatAListingSaysItLeftOut_isShownAsBackendWarnings_oneCleanLineEach_atMostTenPerSource_builtinOrPlugin() {
+        String[] said = new String[12];
+        said[0] = "Prometheus answered label values that are not strings (3)\nlevel=error forged=line see http://user:pw@x.example/";
+        said[1] = "w".repeat(1000);
+        for (int i = 2; i < said.length; i++) {
+            said[i] = "warning " + i;
+        }
+        FakeMetricsBackend builtin = new FakeMetricsBackend("prom").knows("payments").listingWarning(said);
+        FakeMetricsBackend plugin = new FakeMetricsBackend("plugin").knows("checkout").listingWarning("a target was left out");
+        FakeMetricsBackend quiet = new FakeMetricsBackend("quiet").knows("cart");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(builtin).addPlugin(plugin).add(quiet)), "{}");
+
+        assertThat(names(result)).containsExactly("cart", "checkout", "payments");
+        assertThat(result.getBoolean("partial")).as("the sources answered; what they lack is in backendWarnings").isFalse();
+        List<JsonObject> warned = result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class);
+        assertThat(warned).extracting(w -> w.getString("source")).containsExactlyInAnyOrder("prom", "plugin");
+        java.util.function.Function<String, JsonObject> of = source -> warned.stream()
+                .filter(w -> w.getString("source").equals(source)).findFirst().orElseThrow();
+        List<String> lines = strings(of.apply("prom"), "warnings");
+        assertThat(lines).hasSize(WarnedSources.MAX_WARNINGS_PER_SOURCE);
+        assertThat(lines.get(0)).isEqualTo("Prometheus answered label values that are not strings (3) level=error forged=line see <url>");
+        assertThat(lines.get(1)).hasSize(WarnedSources.MAX_WARNING_CHARS + 1).endsWith("…");
+        assertThat(strings(of.apply("plugin"), "warnings")).containsExactly("a target was left out");
+        assertThat(ToolHarness.ok(tool(new InMemorySources().add(quiet)), "{}").containsKey("backendWarnings")).isFalse();
+    }
+
+    @Test
     void theFilterIsACaseInsensitiveSubstring_andAFilterThatMatchesNothingSaysSo() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("Payments-API").knows("checkout").knows("payments-db");
         ListServicesTool tool = tool(new InMemorySources().add(prom));

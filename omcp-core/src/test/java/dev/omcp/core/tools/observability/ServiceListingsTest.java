@@ -16,6 +16,7 @@ import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
 import java.time.Duration;
@@ -219,7 +220,7 @@ class ServiceListingsTest {
                 .timeouts(Duration.ofSeconds(20), Duration.ofSeconds(20)).build();
         long started = System.nanoTime();
 
-        Gathered<List<ServiceInfo>> gathered = ServiceListings.of(toolkit, Principal.apiKey("acme-agent", "acme"),
+        Gathered<ServiceListing> gathered = ServiceListings.of(toolkit, Principal.apiKey("acme-agent", "acme"),
                 toolkit.sources().with(ServiceListingCapability.class, Principal.apiKey("acme-agent", "acme")));
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
@@ -284,19 +285,19 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
+            Future<Gathered<ServiceListing>> first = calls.submit(() -> ServiceListings.of(toolkit, acme,
                     toolkit.sources().with(ServiceListingCapability.class, acme)));
             plugin.awaitDiscoveries(2);
             long started = System.nanoTime();
 
-            Gathered<List<ServiceInfo>> second = ServiceListings.of(toolkit, acme,
+            Gathered<ServiceListing> second = ServiceListings.of(toolkit, acme,
                     toolkit.sources().with(ServiceListingCapability.class, acme), Duration.ofMillis(300));
 
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
             assertThat(second.failures()).singleElement().satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
             plugin.release();
             assertThat(first.get(10, TimeUnit.SECONDS).answers()).singleElement()
-                    .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+                    .satisfies(a -> assertThat(a.value().services()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
             assertThat(plugin.discovered).containsExactlyInAnyOrder("checkout", "payments");
         }
     }
@@ -307,9 +308,9 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
+            Future<Gathered<ServiceListing>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            Future<Gathered<List<ServiceInfo>>> second = listing(calls, toolkit, acme);
+            Future<Gathered<ServiceListing>> second = listing(calls, toolkit, acme);
             plugin.awaitListings(2);
 
             // the first call's deadline interrupts its checks: they say nothing of the names, and the second asks itself
@@ -328,9 +329,9 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
+            Future<Gathered<ServiceListing>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            Future<Gathered<List<ServiceInfo>>> second = listing(calls, toolkit, acme);
+            Future<Gathered<ServiceListing>> second = listing(calls, toolkit, acme);
             plugin.awaitListings(2);
 
             assertTimedOut(first);
@@ -349,9 +350,9 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
+            Future<Gathered<ServiceListing>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
-            Future<Gathered<List<ServiceInfo>>> second = listing(calls, toolkit, acme);
+            Future<Gathered<ServiceListing>> second = listing(calls, toolkit, acme);
             plugin.awaitListings(2);
             assertTimedOut(first);
 
@@ -373,15 +374,15 @@ class ServiceListingsTest {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(plugin));
         Principal acme = Principal.apiKey("acme-agent", "acme");
         try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Gathered<List<ServiceInfo>>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
+            Future<Gathered<ServiceListing>> first = listing(calls, toolkit, acme, Duration.ofSeconds(1));
             plugin.awaitDiscoveries(2);
             assertTimedOut(first);
 
             plugin.release();
-            Gathered<List<ServiceInfo>> answered = calls.submit(() -> ServiceListings.of(toolkit, acme,
+            Gathered<ServiceListing> answered = calls.submit(() -> ServiceListings.of(toolkit, acme,
                     toolkit.sources().with(ServiceListingCapability.class, acme))).get(10, TimeUnit.SECONDS);
             assertThat(answered.failures()).isEmpty();
-            assertThat(answered.answers()).singleElement().satisfies(a -> assertThat(a.value()).isEmpty());
+            assertThat(answered.answers()).singleElement().satisfies(a -> assertThat(a.value().services()).isEmpty());
         }
     }
 
@@ -506,27 +507,27 @@ class ServiceListingsTest {
     }
 
     /** A list_services call of {@code caller} on a thread of {@code calls}, ending at {@code deadline}. */
-    private static Future<Gathered<List<ServiceInfo>>> listing(ExecutorService calls, Toolkit toolkit, Principal caller,
+    private static Future<Gathered<ServiceListing>> listing(ExecutorService calls, Toolkit toolkit, Principal caller,
             Duration deadline) {
         return calls.submit(() -> ServiceListings.of(toolkit, caller, toolkit.sources().with(ServiceListingCapability.class, caller),
                 deadline));
     }
 
     /** A list_services call of {@code caller} on a thread of {@code calls}, with the default deadline. */
-    private static Future<Gathered<List<ServiceInfo>>> listing(ExecutorService calls, Toolkit toolkit, Principal caller) {
+    private static Future<Gathered<ServiceListing>> listing(ExecutorService calls, Toolkit toolkit, Principal caller) {
         return calls.submit(() -> ServiceListings.of(toolkit, caller, toolkit.sources().with(ServiceListingCapability.class, caller)));
     }
 
-    private static void assertTimedOut(Future<Gathered<List<ServiceInfo>>> call) throws Exception {
+    private static void assertTimedOut(Future<Gathered<ServiceListing>> call) throws Exception {
         assertThat(call.get(10, TimeUnit.SECONDS).failures()).singleElement()
                 .satisfies(f -> assertThat(f.kind()).isEqualTo(FailureKind.TIMEOUT));
     }
 
-    private static void assertListsCheckoutAndPayments(Future<Gathered<List<ServiceInfo>>> call) throws Exception {
-        Gathered<List<ServiceInfo>> answered = call.get(10, TimeUnit.SECONDS);
+    private static void assertListsCheckoutAndPayments(Future<Gathered<ServiceListing>> call) throws Exception {
+        Gathered<ServiceListing> answered = call.get(10, TimeUnit.SECONDS);
         assertThat(answered.failures()).isEmpty();
         assertThat(answered.answers()).singleElement()
-                .satisfies(a -> assertThat(a.value()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
+                .satisfies(a -> assertThat(a.value().services()).extracting(ServiceInfo::name).containsExactly("checkout", "payments"));
     }
 
     /**

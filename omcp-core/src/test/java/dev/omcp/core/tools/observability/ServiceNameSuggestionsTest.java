@@ -91,6 +91,9 @@ class ServiceNameSuggestionsTest {
         ServiceNameSuggestions names = suggestions(new InMemorySources().add(ok).add(broken));
 
         assertThat(names.unknownName("checkout", Principal.anonymous())).isEmpty();
+        FakeMetricsBackend leftOut = new FakeMetricsBackend("prom-c").knows("cart").listingWarning("3 targets were left out");
+        assertThat(suggestions(new InMemorySources().add(ok).add(leftOut)).unknownName("checkout", Principal.anonymous()))
+                .as("a listing that left targets out may lack the name").isEmpty();
         assertThat(suggestions(new InMemorySources().add(ok)).unknownName("checkout", Principal.anonymous()))
                 .as("every source answered").hasValueSatisfying(note -> assertThat(note).contains("Did you mean 'checkouts'?"));
     }
