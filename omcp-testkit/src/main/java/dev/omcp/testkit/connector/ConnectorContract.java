@@ -23,6 +23,7 @@ import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
@@ -302,6 +303,9 @@ public final class ConnectorContract {
         }
         if (declared.listServices() && connector instanceof ServiceListingCapability services) {
             calls.add(new ContextClientCheck.NamedCall("listServices()", services::listServices));
+            if (overridesServiceListing(services)) {
+                calls.add(new ContextClientCheck.NamedCall("serviceListing()", services::serviceListing));
+            }
         }
         if (declared.queryTraces() && connector instanceof TracesCapability traces) {
             calls.add(new ContextClientCheck.NamedCall("queryTraces(query)", () -> traces.queryTraces(samples.traces())));
@@ -322,7 +326,7 @@ public final class ConnectorContract {
                 new Capability("queryLogs", declared.queryLogs(), LogsCapability.class,
                         (c, s) -> logs(((LogsCapability) c).queryLogs(s.logs()), s.logs().limit(), s.logs().range())),
                 new Capability("listServices", declared.listServices(), ServiceListingCapability.class,
-                        (c, s) -> services(((ServiceListingCapability) c).listServices())),
+                        (c, s) -> services((ServiceListingCapability) c)),
                 new Capability("queryTraces", declared.queryTraces(), TracesCapability.class,
                         (c, s) -> traces((TracesCapability) c, s.traces())),
                 new Capability("topology", declared.topology(), TopologyCapability.class,
@@ -579,6 +583,37 @@ public final class ConnectorContract {
             }
         }
         return new Outcome(broken, services.size() + " services");
+    }
+
+    /**
+     * serviceListing is the call the gateway makes. A connector that overrides it is held to the contract there (its
+     * services as for listServices, no blank warning); otherwise it is listServices with nothing left out, and
+     * listServices is what is checked.
+     */
+    private static Outcome services(ServiceListingCapability connector) throws ConnectorException {
+        if (!overridesServiceListing(connector)) {
+            return services(connector.listServices());
+        }
+        ServiceListing listing = connector.serviceListing();
+        if (listing == null) {
+            return new Outcome(List.of(RETURNED_NULL), "");
+        }
+        Outcome services = services(listing.services());
+        List<String> broken = new ArrayList<>(services.broken());
+        if (listing.warnings().stream().anyMatch(String::isBlank)) {
+            broken.add("serviceListing returned a blank warning: give each warning as one line saying what the listing left out, "
+                    + "or return no warning");
+        }
+        String warned = listing.warnings().isEmpty() ? "" : " (" + listing.warnings().size() + " warnings)";
+        return new Outcome(broken, services.summary() + warned);
+    }
+
+    private static boolean overridesServiceListing(ServiceListingCapability connector) {
+        try {
+            return connector.getClass().getMethod("serviceListing").getDeclaringClass() != ServiceListingCapability.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("ServiceListingCapability.serviceListing() is part of the SDK this kit was built with", e);
+        }
     }
 
     /**

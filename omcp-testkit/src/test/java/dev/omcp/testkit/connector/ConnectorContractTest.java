@@ -28,6 +28,7 @@ import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
@@ -124,6 +125,27 @@ class ConnectorContractTest {
         @Override
         public TraceResult searchTraces(TraceQuery query) {
             return searched;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A connector whose serviceListing (the gateway's call) answers other than its listServices. */
+    private record ListingConnector(SourceConfig source, ServiceListing listing) implements Connector, ServiceListingCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public List<ServiceInfo> listServices() {
+            return List.of(new ServiceInfo("api", Map.of()));
+        }
+
+        @Override
+        public ServiceListing serviceListing() {
+            return listing;
         }
 
         @Override
@@ -967,6 +989,20 @@ class ConnectorContractTest {
                 "TopologyCapability: edge pod/shop/a RUNS_ON node/n1 names a node the topology does not hold: add a TopologyNode "
                         + "for both ends of every edge, or leave the edge out");
     }
+    @Test
+    void serviceListing_theCallTheGatewayMakes_isHeldToTheContract_whenOverridden() {
+        Capabilities listing = new Capabilities(false, false, true, false, false);
+        List<ServiceInfo> unsorted = List.of(new ServiceInfo("web", Map.of()), new ServiceInfo("api", Map.of()));
+        ContractReport broken = check(listing, source -> new ListingConnector(source, new ServiceListing(unsorted, List.of(""))));
+        assertThat(broken.failures()).anySatisfy(f -> assertThat(f).contains("services are not sorted by name"))
+                .anySatisfy(f -> assertThat(f).contains("serviceListing returned a blank warning"));
+
+        ContractReport warned = check(listing, source -> new ListingConnector(source,
+                new ServiceListing(List.of(new ServiceInfo("api", Map.of())), List.of("2 targets were left out"))));
+        assertThat(warned.failures()).isEmpty();
+        assertThat(warned.passed()).contains("ServiceListingCapability: 1 services (1 warnings)");
+    }
+
     @Test
     void searchTraces_theCallTheGatewayMakes_isHeldToTheContract_notOnlyQueryTraces() {
         TraceSummary capitals = new TraceSummary("4BF92F3577B34DA6", "GET /", "checkout", GOOD.start(), 12, 3, false);
