@@ -44,8 +44,10 @@ final class LabelValues {
     }
 
     /**
-     * The string values of {@code label} in {@code body}; values of other types are skipped. The
-     * heap the values take is told to {@code charge} as they are read.
+     * The string values of {@code label} in {@code body}. A value of another type is a
+     * {@link Kind#BAD_RESPONSE}: Prometheus and Loki write every label value as a string, and
+     * skipping one would leave a service or metric unlisted without a word. The heap the values take
+     * is told to {@code charge} as they are read.
      */
     static Set<String> read(byte[] body, ValuesCharge charge, String backend, String label) throws ConnectorException {
         Set<String> values = null;
@@ -88,8 +90,9 @@ final class LabelValues {
         long heap = 0;
         for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
             if (t != JsonToken.VALUE_STRING) {
-                p.skipChildren();
-                continue;
+                throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered a value of the label '" + BackendHttp.clean(label, 128)
+                        + "' that is not a string (" + what(t) + "); " + backend + " writes every label value as a string: check what "
+                        + "answers at the source URL");
             }
             if (p.getTextLength() > MAX_VALUE_CHARS) {
                 continue; // read from the parser's buffer, never made a String
@@ -107,5 +110,17 @@ final class LabelValues {
             }
         }
         return values;
+    }
+
+    /** What a value that is no string is, for the refusal. */
+    private static String what(JsonToken t) {
+        return switch (t) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "a list";
+            default -> "another value";
+        };
     }
 }

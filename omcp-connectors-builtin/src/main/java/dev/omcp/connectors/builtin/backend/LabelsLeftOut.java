@@ -6,6 +6,7 @@ import dev.omcp.sdk.query.Series;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -52,7 +53,17 @@ public final class LabelsLeftOut {
      * @param holders what the labels belong to, for the line: {@code series} or {@code streams}
      */
     public <T> BackendJson.Answer<T> told(BackendJson.Answer<T> answer, String backend, String holders) {
-        return count == 0 ? answer : answer.withWarning(backend + " answered label values that are not strings (" + count
+        return warning(backend, holders).map(answer::withWarning).orElse(answer);
+    }
+
+    /**
+     * The line saying how many labels were left out, when any were: for an answer that is no {@link BackendJson.Answer}
+     * (a service listing's warnings).
+     *
+     * @param holders what the labels belong to, and what leaving them out did to it
+     */
+    public Optional<String> warning(String backend, String holders) {
+        return count == 0 ? Optional.empty() : Optional.of(backend + " answered label values that are not strings (" + count
                 + "); those labels were left out of their " + holders);
     }
 }

@@ -11,6 +11,7 @@ import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
@@ -218,10 +219,15 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
      * topology carries as its gaps so a blast radius over it is not taken as complete.
      */
     private List<String> problems() {
+        return problems(watchers);
+    }
+
+    /** As {@link #problems()}, of {@code watched} only: a listing's warnings ask those of the services' watchers. */
+    private static List<String> problems(List<KindWatcher> watched) {
         List<String> behind = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         String firstError = "";
-        for (KindWatcher w : watchers) {
+        for (KindWatcher w : watched) {
             if (!w.synced() && w.notPermitted().isEmpty()) {
                 behind.add(w.collection().label());
                 if (firstError.isEmpty() && w.lastError().isPresent()) {
@@ -233,16 +239,16 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             problems.add("not yet listed: " + String.join(", ", behind) + (firstError.isEmpty() ? "" : " (" + firstError + ")"));
         }
         // a kind past its limits is listed but incomplete: the topology misses objects, so the source is not healthy
-        watchers.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.collection().label() + ": " + e.getMessage())));
+        watched.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.collection().label() + ": " + e.getMessage())));
         // a kind whose new list failed answers from its earlier one and is not watched: the topology may be out of date
-        watchers.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.collection().label() + " (listing it again failed): "
+        watched.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.collection().label() + " (listing it again failed): "
                 + e.getMessage())));
         // a kind whose watch is refused is only as current as its last list: changes between lists are missed
-        watchers.forEach(w -> w.watchRefused().filter(e -> w.stale().isEmpty()).ifPresent(e -> problems.add("unwatched "
+        watched.forEach(w -> w.watchRefused().filter(e -> w.stale().isEmpty()).ifPresent(e -> problems.add("unwatched "
                 + w.collection().label() + " (the API server refused the watch; the kind is listed again after each backoff, changes in "
                 + "between are missed): " + e.getMessage())));
         // a kind whose watches keep ending in errors is, like an unwatched one, only as current as its last list
-        watchers.forEach(w -> w.watchesFailing().filter(e -> w.stale().isEmpty() && w.watchRefused().isEmpty()).ifPresent(e -> problems.add(
+        watched.forEach(w -> w.watchesFailing().filter(e -> w.stale().isEmpty() && w.watchRefused().isEmpty()).ifPresent(e -> problems.add(
                 "failing watches of " + w.collection().label() + " (the kind is listed again after each, changes in between may be "
                 + "missed until a watch lasts): " + e.getMessage())));
         return problems;
@@ -355,19 +361,28 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
+        return serviceListing().services();
+    }
+
+    /**
+     * The services the watchers hold, with what the listing may lack: a namespace whose services are not listed yet, a
+     * kind past its limits, stale or unwatched ({@link #problems(List)} of the services' watchers), as health says it.
+     */
+    @Override
+    public ServiceListing serviceListing() throws ConnectorException {
         List<KindWatcher> services = watchers.stream().filter(w -> w.kind().equals("service")).toList();
         if (services.stream().noneMatch(KindWatcher::synced)) {
             throw services.get(0).lastError().orElse(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
                     "the cluster's services have not been listed yet"));
         }
-        // a namespace not listed yet is missing here, and health says so
+        // a namespace not listed yet is missing here: health and the warnings below say so
         List<ServiceInfo> out = new ArrayList<>();
         for (Resource r : services.stream().flatMap(w -> w.snapshot().values().stream()).toList()) {
             out.add(new ServiceInfo(r.name(), Map.of("namespace", r.namespace(), "type", r.attributes().getOrDefault("type", ""),
                     "label", "kubernetes-service")));
         }
         out.sort(Comparator.comparing(ServiceInfo::name).thenComparing(s -> s.attributes().get("namespace")));
-        return out;
+        return new ServiceListing(out, problems(services).stream().map(p -> "the listing may lack services: " + p).toList());
     }
 
     @Override

@@ -23,6 +23,7 @@ import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -303,17 +304,25 @@ final class PrometheusConnector extends HttpBackendConnector
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
-        Map<String, Map<String, String>> services;
+        return serviceListing().services();
+    }
+
+    /** The services, with a warning when target label values that were not strings were left out of the targets'. */
+    @Override
+    public ServiceListing serviceListing() throws ConnectorException {
+        Targets targets;
         // active targets first: they say how many targets a service has and how many are up; the
         // answer (every target with all its labels) is reduced while its memory still counts
         try {
-            services = http().getJson("/api/v1/targets", Map.of("state", "active"), this::servicesOfTargets);
+            targets = http().getJson("/api/v1/targets", Map.of("state", "active"), this::servicesOfTargets);
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_RESPONSE) {
                 throw e;
             }
-            services = new TreeMap<>(); // no targets API (for example a remote-write-only server): label values below
+            // no targets API (for example a remote-write-only server): label values below
+            targets = new Targets(new TreeMap<>(), List.of());
         }
+        Map<String, Map<String, String>> services = targets.services();
         // then label values, so services that are not scraped directly (remote write, federation) are listed too,
         // but not the names only the gateway's own anomaly series carry: those are every tenant's judgements
         for (String label : serviceLabels.candidates()) {
@@ -323,8 +332,11 @@ final class PrometheusConnector extends HttpBackendConnector
         }
         List<ServiceInfo> out = new ArrayList<>();
         services.forEach((name, attributes) -> out.add(new ServiceInfo(name, attributes)));
-        return out;
+        return new ServiceListing(out, targets.warnings());
     }
+
+    /** What a targets answer names: services by name with their attributes, and what the listing says it left out. */
+    private record Targets(Map<String, Map<String, String>> services, List<String> warnings) {}
 
     /**
      * The services a targets answer names, with how many targets each has and how many are up; an
@@ -332,13 +344,14 @@ final class PrometheusConnector extends HttpBackendConnector
      * A target's label value that is not a string is left out of its labels, as the query readers leave
      * it out of a series' ({@link LabelsLeftOut}): a target whose service label is one is listed by the
      * next service label that is a string, or not at all. Prometheus writes every label value as a
-     * string, so the count is logged, once per source: a listing has no warnings to carry it to the agent.
+     * string, so the count is the listing's warning, which the agent is shown, and is logged once per source
+     * for the operator, who can fix what answers at the source URL.
      */
-    private Map<String, Map<String, String>> servicesOfTargets(JsonObject targets) throws ConnectorException {
+    private Targets servicesOfTargets(JsonObject targets) throws ConnectorException {
         BackendHttp.requireSuccess(targets, BACKEND);
         Map<String, Map<String, String>> services = new TreeMap<>();
         if (!(targets.get("data") instanceof JsonObject data) || !(data.get("activeTargets") instanceof JsonArray active)) {
-            return services;
+            return new Targets(services, List.of());
         }
         Map<String, int[]> counts = new TreeMap<>();
         Map<String, String> labelOf = new TreeMap<>();
@@ -369,7 +382,8 @@ final class PrometheusConnector extends HttpBackendConnector
         }
         counts.forEach((name, c) -> services.put(name, Map.of("label", labelOf.get(name), "targets", Integer.toString(c[0]),
                 "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));
-        return services;
+        return new Targets(services, leftOut.warning(BACKEND, "targets: a target whose service label was one is listed by the "
+                + "next service label whose value is a string, or not at all").stream().toList());
     }
 
     @Override
@@ -404,13 +418,31 @@ final class PrometheusConnector extends HttpBackendConnector
                 String type = "unknown";
                 String help = "";
                 if (byName.get(name) instanceof JsonArray entries && !entries.isEmpty() && entries.get(0) instanceof JsonObject first) {
-                    type = first.getString("type", "unknown");
-                    help = first.getString("help", "");
+                    type = metadataText(first, name, "type", "unknown");
+                    help = metadataText(first, name, "help", "");
                 }
                 out.add(new MetricInfo(name, type, help));
             }
             return out;
         });
+    }
+
+    /**
+     * The string {@code field} of a metric's metadata {@code entry}; {@code absent} when it has none (a metric without
+     * scrape metadata). Prometheus writes type and help as strings: one of another type is a {@link Kind#BAD_RESPONSE},
+     * not a metric of unknown type or without help, which would hide that the answer is no Prometheus answer.
+     */
+    private static String metadataText(JsonObject entry, String metric, String field, String absent) throws ConnectorException {
+        JsonValue value = entry.get(field);
+        if (value == null) {
+            return absent;
+        }
+        if (value instanceof JsonString text) {
+            return text.getString();
+        }
+        throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered metadata of the metric '" + BackendText.clean(metric, 128)
+                + "' whose " + field + " (" + value.getValueType().name().toLowerCase(java.util.Locale.ROOT) + ") is not a string; "
+                + BACKEND + " writes a metric's type and help as strings: check what answers at the source URL");
     }
 
     private static String seconds(Instant t) {

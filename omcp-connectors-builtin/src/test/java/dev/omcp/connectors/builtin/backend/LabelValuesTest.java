@@ -25,9 +25,21 @@ class LabelValuesTest {
     }
 
     @Test
-    void theStringValues_areRead_whateverTheMembersOrder_andOtherValuesAreSkipped() throws ConnectorException {
-        assertThat(read("{\"data\":[\"api\",7,{\"x\":[1]},null,\"web\",\"api\"],\"status\":\"success\",\"warnings\":[\"w\"]}"))
+    void theStringValues_areRead_whateverTheMembersOrder() throws ConnectorException {
+        assertThat(read("{\"data\":[\"api\",\"web\",\"api\"],\"status\":\"success\",\"warnings\":[\"w\"]}"))
                 .containsExactlyInAnyOrder("api", "web");
+    }
+
+    @Test
+    void aValueThatIsNotAString_isABadResponse_namingTheLabelAndTheType_notAValueSkippedWithoutAWord() {
+        // Prometheus and Loki write every label value as a string: skipped, a service or metric would go unlisted unsaid
+        for (String other : new String[] {"7", "{\"x\":[1]}", "null", "true", "[\"api\"]"}) {
+            assertThatThrownBy(() -> read("{\"status\":\"success\",\"data\":[\"api\"," + other + ",\"web\"]}"))
+                    .as(other).isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessageStartingWith("Prometheus answered a value of the label 'job' that is not a string (")
+                    .hasMessageEndingWith("); Prometheus writes every label value as a string: check what answers at the source URL");
+        }
     }
 
     @Test

@@ -16,6 +16,7 @@ import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
@@ -218,6 +219,11 @@ class KubernetesNamespacesIT {
         assertThat(connector.health().message()).contains("not yet listed: ").contains("pod in admin").contains("service in admin")
                 .doesNotContain("in shop");
         assertThat(topology().nodes()).extracting(TopologyNode::id).contains("pod/shop/web-5c-a").noneMatch(id -> id.contains("/admin/"));
+        // the listing answers shop's services, and says admin's are missing rather than leaving them out without a word
+        ServiceListing listing = connector.serviceListing();
+        assertThat(listing.services()).extracting(ServiceInfo::name).containsExactly("web");
+        assertThat(listing.warnings()).singleElement().asString().startsWith("the listing may lack services: not yet listed: "
+                + "service in admin (").doesNotContain("pod in admin");
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonObject;
 import java.io.IOException;
@@ -86,7 +87,7 @@ class HostilePrometheusIT {
     }
 
     @Test
-    void targetLabelValuesThatAreNotStrings_areLeftOutCounted_andLoggedOncePerSource() throws Exception {
+    void targetLabelValuesThatAreNotStrings_areLeftOutCounted_warnedInTheListing_andLoggedOncePerSource() throws Exception {
         // the first target's job is a number: it is listed by the next service label that is a string, the second's not at all
         ANSWERS.put("/api/v1/targets", """
                 {"status":"success","data":{"activeTargets":[
@@ -100,7 +101,12 @@ class HostilePrometheusIT {
         logger.addAppender(events);
         try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
             var services = fresh.listServices();
-            fresh.listServices();
+            ServiceListing listing = fresh.serviceListing();
+
+            assertThat(listing.services()).isEqualTo(services);
+            assertThat(listing.warnings()).containsExactly("Prometheus answered label values that are not strings (3); those labels were "
+                    + "left out of their targets: a target whose service label was one is listed by the next service label whose value "
+                    + "is a string, or not at all");
 
             assertThat(services).extracting(s -> s.name() + "=" + s.attributes().get("label") + "/" + s.attributes().get("targets"))
                     .containsExactly("api=job/1", "billing=service/1");
@@ -256,6 +262,24 @@ class HostilePrometheusIT {
         assertThatThrownBy(() -> connector.discoverMetrics("", 10)).isInstanceOfSatisfying(ConnectorException.class,
                 e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT))
                 .hasMessage("Prometheus timed out (timeout): query timed out");
+    }
+
+    @Test
+    void metadataWhoseTypeOrHelpIsNotAString_isABadResponse_namingTheMetric_notAnUnknownTypeOrEmptyHelp() throws ConnectorException {
+        ANSWERS.put("/api/v1/label/__name__/values", "{\"status\":\"success\",\"data\":[\"up\",\"http_requests_total\"]}");
+        for (String entry : new String[] {"{\"type\":7,\"help\":\"Up.\"}", "{\"type\":\"gauge\",\"help\":[\"Up.\"]}",
+                "{\"type\":null,\"help\":\"Up.\"}"}) {
+            ANSWERS.put("/api/v1/metadata", "{\"status\":\"success\",\"data\":{\"up\":[" + entry + "]}}");
+            assertThatThrownBy(() -> connector.discoverMetrics("", 10)).as(entry).isInstanceOfSatisfying(ConnectorException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessageStartingWith("Prometheus answered metadata of the metric 'up' whose ")
+                    .hasMessageEndingWith("is not a string; Prometheus writes a metric's type and help as strings: check what answers "
+                            + "at the source URL");
+        }
+        // absent, as for a metric without scrape metadata (remote-written), is unknown and empty as before
+        ANSWERS.put("/api/v1/metadata", "{\"status\":\"success\",\"data\":{\"up\":[{\"unit\":\"\"}]}}");
+        assertThat(connector.discoverMetrics("", 10)).extracting(m -> m.name() + ":" + m.type() + ":" + m.help())
+                .containsExactly("http_requests_total:unknown:", "up:unknown:");
     }
 
     @Test

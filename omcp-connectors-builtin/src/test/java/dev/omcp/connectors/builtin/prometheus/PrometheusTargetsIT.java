@@ -63,6 +63,7 @@ class PrometheusTargetsIT {
 
         List<ServiceInfo> services = connector.listServices();
         assertThat(services).extracting(ServiceInfo::name).contains("api", "billing", "checkout", "team/search", JOB);
+        assertThat(connector.serviceListing().warnings()).as("a real Prometheus writes every label value as a string").isEmpty();
         assertThat(services).filteredOn(s -> s.name().equals("api")).singleElement()
                 .satisfies(s -> assertThat(s.attributes()).containsEntry("discoveredBy", "labels"));
     }
