@@ -280,6 +280,27 @@ class ManagementApiIT {
     }
 
     @Test
+    void aTenantsAdmin_readsTheGatewayWideThresholdsAndSettings_butChangesNeither_andTheRefusalIsAudited() throws IOException {
+        start();
+        Browser ada = ManagementUsers.login(gateway, "ada");
+        String before = ada.get("/api/health/thresholds").body();
+
+        Browser.Reply thresholds = put(ada, "/api/health/thresholds", "{\"error_rate\": {\"degraded\": 0.5, \"critical\": 0.9}}");
+        Browser.Reply settings = put(ada, "/api/settings", "{\"healthThresholds\": {\"cpu\": {\"enabled\": false}}}");
+
+        for (Browser.Reply refused : List.of(thresholds, settings)) {
+            assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+            assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_SETTINGS_GATEWAY_WIDE");
+            assertThat(refused.json().path("error").asText()).contains("tenant 'acme'", "nothing changed", "operator without a tenant");
+        }
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        assertThat(alice.get("/api/health/thresholds").body()).isEqualTo(before);
+        assertThat(audited("health")).extracting(AuditEvent::actor, AuditEvent::status).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("ada", 403));
+        assertThat(put(alice, "/api/health/thresholds", "{\"error_rate\": {\"degraded\": 0.02}}").status()).isEqualTo(200);
+    }
+
+    @Test
     void twoOperatorsWhoReadTheSameThresholds_cannotOverwriteEachOthersChangeUnseen_whenTheySendIfMatch() throws IOException {
         start();
         Browser olivia = ManagementUsers.login(gateway, "olivia");

@@ -130,6 +130,10 @@ public final class RuntimeSettings implements ManageSettings {
 
     @Override
     public SettingsChange change(JsonObject requested, Principal caller, Optional<Set<String>> ifVersionIn) {
+        Optional<SettingsChange> refused = refusedToTenant(caller);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         List<String> errors = new ArrayList<>();
         if (requested.isEmpty()) {
             errors.add("nothing to change: send an object with one or more of " + CHANGEABLE);
@@ -172,10 +176,30 @@ public final class RuntimeSettings implements ManageSettings {
 
     @Override
     public SettingsChange replaceHealthThresholds(JsonObject overrides, Principal caller, Optional<Set<String>> ifVersionIn) {
+        Optional<SettingsChange> refused = refusedToTenant(caller);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         return switch (HealthThresholds.parse(overrides)) {
             case HealthThresholds.Invalid invalid -> new SettingsChange.Invalid(invalid.errors());
             case HealthThresholds.Valid valid -> apply(valid.thresholds(), caller, current -> current, ifVersionIn);
         };
+    }
+
+    /**
+     * Refuses a caller bound to a tenant: the thresholds judge every tenant's services, so a tenant's
+     * admin changing them would change what other tenants see (as it may revoke and read only its own
+     * tenant's sessions and audit entries). Checked before the body, so such a caller learns nothing of it.
+     */
+    private static Optional<SettingsChange> refusedToTenant(Principal caller) {
+        if (caller.tenant().isEmpty()) {
+            return Optional.empty();
+        }
+        LOG.info("event=settings-change-refused actor=\"{}\" tenant=\"{}\" reason=tenant-bound", LogField.of(caller.id()),
+                LogField.of(caller.tenant()));
+        return Optional.of(new SettingsChange.TenantBound("the settings are gateway-wide: they apply to the services of every "
+                + "tenant, so a caller bound to tenant '" + caller.tenant() + "' may read them but not change them; nothing "
+                + "changed. Ask an operator without a tenant to make the change"));
     }
 
     /**

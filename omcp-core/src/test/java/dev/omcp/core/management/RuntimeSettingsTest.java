@@ -173,6 +173,29 @@ class RuntimeSettingsTest {
     }
 
     @Test
+    void aCallerBoundToATenant_changesNoGatewayWideSetting_andIsToldWhoMay() {
+        RecordingStore store = new RecordingStore();
+        RuntimeSettings persisted = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store);
+        Principal tenantAdmin = Principal.apiKey("acme-admin", "acme");
+
+        SettingsChange replaced = persisted.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.5}}"), tenantAdmin);
+        SettingsChange changed = persisted.change(json("{\"healthThresholds\": {\"cpu\": {\"enabled\": false}}}"), tenantAdmin);
+        // refused before the body is judged: an invalid body gets the same answer
+        SettingsChange invalid = persisted.change(json("{\"nonsense\": 1}"), tenantAdmin);
+
+        for (SettingsChange refusal : List.of(replaced, changed, invalid)) {
+            assertThat(refusal).isInstanceOfSatisfying(SettingsChange.TenantBound.class, bound -> assertThat(bound.reason())
+                    .contains("gateway-wide", "tenant 'acme'", "nothing changed", "operator without a tenant"));
+        }
+        assertThat(store.saved).isEmpty();
+        assertThat(toolkit.thresholds()).isEqualTo(HealthThresholds.defaults());
+        // reading stays allowed, and an operator without a tenant still changes them
+        assertThat(persisted.view(tenantAdmin).getJsonObject("changeable")).isNotNull();
+        assertThat(persisted.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.02}}"), OPS))
+                .isInstanceOf(SettingsChange.Applied.class);
+    }
+
+    @Test
     void aCallerIdHoldingAQuote_cannotForgeTheActorOfTheSettingsLines() {
         RecordingStore store = new RecordingStore();
         RuntimeSettings persisted = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store);

@@ -45,6 +45,18 @@ public sealed interface SettingsChange {
         }
     }
 
+    /**
+     * Nothing changed: the settings are gateway-wide and the caller may act only within its tenant, so
+     * a change would reach every other tenant too.
+     *
+     * @param reason what was refused and who may make the change
+     */
+    record TenantBound(String reason) implements SettingsChange {
+        public TenantBound {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
     /** Nothing changed; every problem found, each naming its path and what is allowed. */
     record Invalid(List<String> errors) implements SettingsChange {
         public Invalid {

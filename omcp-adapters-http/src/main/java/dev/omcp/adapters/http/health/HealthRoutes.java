@@ -101,6 +101,8 @@ public final class HealthRoutes implements HttpModule {
                         + "(OMCP_INVALID_THRESHOLDS)")
                 .response(412, "If-Match names a version no longer in force: someone changed them since; nothing changed; the "
                         + "ETag header is the version in force (OMCP_PRECONDITION_FAILED)")
+                .response(403, "no health:write, or a caller bound to a tenant: the thresholds judge every tenant's services "
+                        + "(OMCP_SETTINGS_GATEWAY_WIDE); nothing changed")
                 .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
                 .handle(this::replaceThresholds);
         routes.route(HandlerType.GET, "/api/health/<service>").permission("health", "read").tag("health")

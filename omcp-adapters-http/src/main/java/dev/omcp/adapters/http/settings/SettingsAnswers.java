@@ -16,11 +16,14 @@ import java.util.function.Function;
  * Answers a settings change: 200 with what is in force now and its {@code ETag}, 400 with every
  * violation, 412 {@code OMCP_PRECONDITION_FAILED} when {@code If-Match} named a version no longer in
  * force, or 503 {@code OMCP_SETTINGS_NOT_PERSISTED} when valid values could not be written where they
- * persist (nothing changed but the 200; the reason says what failed).
+ * persist, or 403 {@code OMCP_SETTINGS_GATEWAY_WIDE} when a caller bound to a tenant asked to change
+ * them (nothing changed but the 200; the reason says what failed).
  */
 public final class SettingsAnswers {
     /** The code of a 503: the change was valid but could not be written, so nothing changed. */
     public static final String NOT_PERSISTED = "OMCP_SETTINGS_NOT_PERSISTED";
+    /** The code of a 403: the settings are gateway-wide and the caller is bound to a tenant; nothing changed. */
+    public static final String TENANT_BOUND = "OMCP_SETTINGS_GATEWAY_WIDE";
     private SettingsAnswers() {}
 
     /** The 400 of an {@code If-Match} that is not a list of entity tags; nothing was asked of the core. */
@@ -38,6 +41,8 @@ public final class SettingsAnswers {
             Function<SettingsChange.Applied, JsonObjectBuilder> body) {
         switch (change) {
             case SettingsChange.Invalid invalid -> JsonpExchange.invalid(ctx, invalidCode, invalid.errors());
+            case SettingsChange.TenantBound bound -> JsonpExchange.error(ctx, 403, TENANT_BOUND, bound.reason(),
+                    JsonValue.EMPTY_JSON_OBJECT);
             case SettingsChange.NotSaved notSaved -> JsonpExchange.error(ctx, 503, NOT_PERSISTED, notSaved.reason(),
                     JsonValue.EMPTY_JSON_OBJECT);
             case SettingsChange.Stale stale -> {

@@ -55,7 +55,8 @@ public final class SettingsRoutes implements HttpModule {
                         + "of entity tags (OMCP_INVALID_SETTINGS)")
                 .response(412, "If-Match names a version of changeable no longer in force; nothing changed; the ETag header is "
                         + "the version in force (OMCP_PRECONDITION_FAILED)")
-                .response(403, "no settings:write, or a key that needs a further permission")
+                .response(403, "no settings:write, a key that needs a further permission, or a caller bound to a "
+                        + "tenant: the settings are gateway-wide (OMCP_SETTINGS_GATEWAY_WIDE); nothing changed")
                 .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
                 .handle(this::change);
     }
