@@ -79,7 +79,9 @@ import org.slf4j.LoggerFactory;
  * outside it, and made under the lock only when that source is still the same object and its connector type the one
  * loaded; else what it connected is closed and it is checked again against the source as it now stands, so two changes
  * of one source end as if made one after the other. After {@link #UNLOCKED_ATTEMPTS} lost races a change connects
- * holding the lock, so it cannot lose again.
+ * holding the lock, so no other change can overtake it; a plugin reload still can (the catalog changes without this lock),
+ * so it is planned again, at most {@link #LOCKED_ATTEMPTS} times, then refused saying so. What a change connected and did
+ * not keep is closed, whatever ended it.
  *
  * <p>Life cycle: {@link #start()} once, then reads and changes, then {@link #close()}. Before
  * {@code start()} the registry serves no source and refuses changes, which would otherwise
@@ -557,6 +559,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private static final int UNLOCKED_ATTEMPTS = 2;
 
     /**
+     * How many times a change connects holding the lock before it is refused: more than once, since a plugin reloaded while
+     * it connected replaces its connector type, which the lock does not hold off, and the next attempt takes the new one;
+     * no more, since each attempt holds every other change for up to the factory timeout.
+     */
+    private static final int LOCKED_ATTEMPTS = 2;
+
+    /**
      * Plans under the lock, connects outside it, makes the change under the lock if nothing overtook it, else plans again.
      *
      * @param planner a {@link Plan}, or the {@link SourceOutcome} that ends the change (a refusal, a stale version)
@@ -578,18 +587,41 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             }
         }
         return locked(() -> {
-            Object planned = planner.get();
-            if (planned instanceof SourceOutcome outcome) {
-                return outcome;
+            Plan plan = null;
+            for (int attempt = 1; attempt <= LOCKED_ATTEMPTS; attempt++) {
+                Object planned = planner.get();
+                if (planned instanceof SourceOutcome outcome) {
+                    return outcome;
+                }
+                plan = (Plan) planned;
+                Object connected = connectFor(plan.definition());
+                if (connected instanceof SourceOutcome outcome) {
+                    return outcome;
+                }
+                // holding the lock since it planned, no other change can have overtaken it; a plugin reload still can, since
+                // it replaces the connector type in the catalog without this lock, and then it is planned again
+                Optional<SourceOutcome> made = commitIfUnchanged(plan, (LiveSource) connected);
+                if (made.isPresent()) {
+                    return made.get();
+                }
             }
-            Plan plan = (Plan) planned;
-            Object connected = connectFor(plan.definition());
-            if (connected instanceof SourceOutcome outcome) {
-                return outcome;
-            }
-            // holding the lock since it planned, nothing can have overtaken it
-            return commitIfUnchanged(plan, (LiveSource) connected).orElseThrow();
+            return typeKeptChanging(plan.definition());
         });
+    }
+
+    /**
+     * A change whose connector type was replaced while each of its attempts connected: its plugin is being reloaded again
+     * and again. Refused rather than tried on, since each attempt holds every other change; 503 (as for a sources file held
+     * by another process) because nothing was saved and the same change sent later is made, which a client retries on.
+     */
+    private static SourceOutcome typeKeptChanging(SourceDefinition definition) {
+        String type = BackendText.quoted(definition.config().type(), 64);
+        LOG.warn("event=source-change-given-up source={} type=\"{}\" attempts={} reason=\"the connector type was replaced "
+                + "while each attempt connected\" action=\"let the plugin's reloads finish, then send the change again\"",
+                definition.name(), LogField.of(definition.config().type()), UNLOCKED_ATTEMPTS + LOCKED_ATTEMPTS);
+        return refused(SourceOutcome.NOT_PERSISTED, "the connector type '" + type + "' was replaced (its plugin reloaded) "
+                + "while each of " + (UNLOCKED_ATTEMPTS + LOCKED_ATTEMPTS) + " attempts connected the source, so nothing was "
+                + "saved; send the change again once the plugin is no longer being reloaded");
     }
 
     private <T> T locked(Supplier<T> work) {
@@ -828,11 +860,21 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         return new SourceDefinition(config, draft.enabled().orElse(unsaidEnabled), origin);
     }
 
-    /** Persists and shows {@code next}, retiring {@code previous}; on a failed save closes {@code next} and changes nothing. */
+    /**
+     * Persists and shows {@code next}, retiring {@code previous}; on a failed save (whatever the store threw) closes
+     * {@code next} and changes nothing.
+     */
     private SourceOutcome commit(SourceDefinition definition, LiveSource next, Optional<LiveSource> previous) {
         Map<String, LiveSource> snapshot = new TreeMap<>(live);
         snapshot.put(definition.name(), next);
-        Optional<SourceOutcome> saved = persist(snapshot);
+        Optional<SourceOutcome> saved;
+        try {
+            saved = persist(snapshot);
+        } catch (Error e) {
+            // nothing holds next now: closed, or its threads and sockets would outlive the change that made it
+            close(next);
+            throw e;
+        }
         if (saved.isPresent()) {
             close(next);
             return saved.get();
@@ -862,6 +904,19 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                     LogField.of(SecretSettings.withoutUrls(e.getMessage())));
             return Optional.of(refused(SourceOutcome.NOT_PERSISTED, "the sources could not be saved, nothing changed: "
                     + SecretSettings.withoutUrls(e.getMessage())));
+        } catch (RuntimeException e) {
+            // the store's contract throws SourceStoreException only: anything else is a bug of the store (an embedder's). It
+            // ends as a failed save, so the caller reads that the change was not made instead of a bare 500, and the caller
+            // of persist closes what it made. Logged with its class and where it was thrown, never its message, which may
+            // quote the definitions the store was handed, secrets included
+            StackTraceElement[] where = e.getStackTrace();
+            LOG.error("event=sources-not-persisted store=\"{}\" error={} at=\"{}\" reason=\"the sources store failed "
+                    + "unexpectedly\" action=\"report it to the store's author\"", LogField.of(store.describe()),
+                    e.getClass().getName(), where.length == 0 ? "" : LogField.of(where[0].toString()));
+            return Optional.of(refused(SourceOutcome.NOT_PERSISTED, "the sources store failed unexpectedly ("
+                    + e.getClass().getSimpleName() + ") while saving, so the change was not made and the sources are served "
+                    + "as before; it is a bug of the store: ask the gateway's operator, whose log says where "
+                    + "(event=sources-not-persisted)"));
         }
     }
 

@@ -470,6 +470,125 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aStoreThatThrowsAnUncheckedException_refusesTheAddOrChange_closesTheNewConnector_andTheOldSourceServesOn() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        FakeConnector old = created.getFirst();
+        String version = registry.find("prom", Principal.anonymous()).orElseThrow().version();
+
+        store.breakNext = true;
+        SourceOutcome changed = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true,
+                Json.createObjectBuilder().add("step", "next").build()), Principal.anonymous());
+        store.breakNext = true;
+        SourceOutcome added = registry.add(draft("other", "prometheus", "https://prom.example.com"), Principal.anonymous());
+
+        assertThat(List.of(changed, added)).allSatisfy(outcome -> assertThat(outcome).isInstanceOfSatisfying(
+                SourceOutcome.Refused.class, r -> {
+                    assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED);
+                    assertThat(r.reason()).contains("failed unexpectedly (IllegalStateException)", "event=sources-not-persisted")
+                            .doesNotContain("secret-in-message");
+                }));
+        assertThat(created).hasSize(3).filteredOn(c -> c != old).allSatisfy(c -> assertThat(c.closed).isTrue());
+        assertThat(old.closed).isFalse();
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> {
+            assertThat(v.name()).isEqualTo("prom");
+            assertThat(v.version()).isEqualTo(version);
+        });
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).singleElement()
+                .satisfies(b -> assertThat(b.connector()).isSameAs(old));
+        assertThat(store.saves).isZero();
+        assertThat(log.messages(Level.ERROR)).filteredOn(line -> line.startsWith("event=sources-not-persisted ")).hasSize(2)
+                .allSatisfy(line -> assertThat(line).contains("error=java.lang.IllegalStateException")
+                        .doesNotContain("secret-in-message"));
+    }
+
+    @Test
+    void aStoreThatThrowsAnUncheckedExceptionOnARemoval_refusesIt_andTheSourceServesOn() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        store.breakNext = true;
+
+        SourceOutcome removed = registry.remove("prom", Principal.anonymous());
+
+        assertThat(removed).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED));
+        assertThat(created.getFirst().closed).isFalse();
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("prom");
+    }
+
+    @Test
+    void aStoreThatThrowsAnError_closesTheNewConnector_andTheErrorReachesTheCaller() {
+        SourceRegistry registry = registry(false);
+        store.errorNext = true;
+
+        assertThatThrownBy(() -> registry.add(draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous()))
+                .isInstanceOf(AssertionError.class);
+
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+    }
+
+    @Test
+    void aConnectorTypeReplacedWhileEveryAttemptConnects_endsTheChangeInARefusalSayingWhatToDo_andClosesEveryConnectorMade() {
+        types.put("shifting", shiftingType("shifting", Integer.MAX_VALUE));
+        SourceRegistry registry = registry(false);
+
+        SourceOutcome outcome = registry.add(draft("moving", "shifting", "https://prom.example.com"), Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED);
+            assertThat(r.reason()).contains("'shifting'", "reloaded", "nothing was saved", "send the change again");
+        });
+        assertThat(created).as("two attempts without the lock, two holding it").hasSize(4)
+                .allSatisfy(c -> assertThat(c.closed).isTrue());
+        assertThat(store.saves).isZero();
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+        assertThat(log.messages(Level.WARN)).anySatisfy(line -> assertThat(line).startsWith("event=source-change-given-up ")
+                .contains("source=moving"));
+    }
+
+    @Test
+    void aConnectorTypeReplacedWhileTheFirstLockedAttemptConnects_isPlannedAgainUnderTheLock_andTheChangeIsMade() {
+        // replaced during the two attempts without the lock and the first holding it; the type loaded then stays
+        types.put("shifting", shiftingType("shifting", 3));
+        SourceRegistry registry = registry(false);
+
+        SourceOutcome outcome = registry.add(draft("moving", "shifting", "https://prom.example.com"), Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Saved.class,
+                s -> assertThat(s.source().status()).isEqualTo("connected"));
+        assertThat(created).hasSize(4);
+        assertThat(created.subList(0, 3)).allSatisfy(c -> assertThat(c.closed).isTrue());
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).singleElement()
+                .satisfies(b -> assertThat(b.connector()).isSameAs(created.getLast()));
+        assertThat(store.sources).extracting(SourceDefinition::name).containsExactly("moving");
+    }
+
+    /**
+     * A connector type whose plugin is reloaded while its factory creates a connector, as a reload does without the
+     * registry's lock: each of the first {@code replacements} creates puts a new type of the same name (a new factory, as a
+     * reloaded plugin's is) into the catalog.
+     */
+    private ConnectorType shiftingType(String name, int replacements) {
+        Capabilities caps = new Capabilities(true, false, true, false, false);
+        ConnectorFactory factory = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return manifestOf(name, caps);
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                if (replacements > 0) {
+                    types.put(name, shiftingType(name, replacements - 1));
+                }
+                return CompletableFuture.completedFuture(track(new MetricsOnly(source)));
+            }
+        };
+        return new ConnectorType(factory, factory.manifest(), ConnectorType.Origin.FILESYSTEM);
+    }
+
+    @Test
     void headerValuesAreMaskedUnlessTheHeaderOnlyRoutes_andCredentialValuesAreMaskedWhateverTheirName() {
         // a viewer holds sources:read: a backend's API key in a header of any name must not reach it
         JsonObject settings = Json.createObjectBuilder()
@@ -1921,6 +2040,8 @@ class SourceRegistryTest {
         boolean writable = true;
         final List<String> problems = new ArrayList<>();
         boolean failNext;
+        boolean breakNext;
+        boolean errorNext;
         int saves;
 
         @Override
@@ -1933,6 +2054,15 @@ class SourceRegistryTest {
             if (failNext) {
                 failNext = false;
                 throw new SourceStoreException("disk full");
+            }
+            if (breakNext) {
+                breakNext = false;
+                // an embedder's store with a bug; its message quotes what it was handed
+                throw new IllegalStateException("cannot serialize secret-in-message");
+            }
+            if (errorNext) {
+                errorNext = false;
+                throw new AssertionError("the store's invariant broke");
             }
             saves++;
             sources.clear();
