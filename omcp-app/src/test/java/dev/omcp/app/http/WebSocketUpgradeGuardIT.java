@@ -54,8 +54,10 @@ class WebSocketUpgradeGuardIT {
                     .satisfies(e -> assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode()).isEqualTo(403));
         }
         String upgrade = Http.raw(gateway.port(), upgradeRequest("127.0.0.1:" + gateway.port(), "https://evil.example"));
-        // Javalin drops the body of a refused upgrade (no browser could read it): the status says it
-        assertThat(upgrade).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("Sec-WebSocket-Accept");
+        // the same JSON error body as every other refusal, for a CLI or proxy that reads it; never the credential
+        assertThat(upgrade).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("Sec-WebSocket-Accept")
+                .containsIgnoringCase("Content-Type: application/json").contains("\"OMCP_ORIGIN_REJECTED\"")
+                .contains("OMCP_ALLOWED_ORIGINS").doesNotContain(TOKEN);
     }
 
     @Test
@@ -66,7 +68,8 @@ class WebSocketUpgradeGuardIT {
         assertThat(post).startsWith("HTTP/1.1 403").contains("OMCP_HOST_REJECTED");
 
         String upgrade = Http.raw(gateway.port(), upgradeRequest("rebound.example.com:" + gateway.port(), null));
-        assertThat(upgrade).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("Sec-WebSocket-Accept");
+        assertThat(upgrade).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("Sec-WebSocket-Accept")
+                .containsIgnoringCase("Content-Type: application/json").contains("\"OMCP_HOST_REJECTED\"").doesNotContain(TOKEN);
     }
 
     @Test

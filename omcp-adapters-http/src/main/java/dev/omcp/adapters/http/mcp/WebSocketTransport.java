@@ -15,6 +15,7 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
+import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsConfig;
@@ -73,6 +74,9 @@ public final class WebSocketTransport {
     private static final String STATE = "omcp.state";
     /** RFC 6455 close code for a policy violation: the credential was refused. */
     static final int POLICY_VIOLATION = 1008;
+    /** The close reason of a socket whose credential now grants other rights; RFC 6455 allows 123 bytes, this is 98. */
+    static final String GRANT_CHANGED_REASON =
+            "the credential of this connection now grants other rights (tenant or roles); reconnect to use them";
     /** Requests one connection may have in flight; more are refused rather than queued without bound. */
     private static final int MAX_IN_FLIGHT = 32;
     /**
@@ -161,6 +165,8 @@ public final class WebSocketTransport {
 
     /** Per-connection state. */
     private static final class ConnectionState {
+        /** Names the socket in the log lines of the keep-alive, beside its principal: a random id, no secret. */
+        final String socketId = UUID.randomUUID().toString().substring(0, 8);
         final AtomicReference<String> sessionId = new AtomicReference<>();
         final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
         /** Places for notifications and client responses that arrive while the requests hold every place of {@link #inFlight}. */
@@ -538,7 +544,7 @@ public final class WebSocketTransport {
                 }
             }
         });
-        ws.onError(ctx -> LOG.debug("websocket error: \"{}\"", ctx.error() == null ? "unknown" : LogField.of(ctx.error().getMessage())));
+        ws.onError(ctx -> LOG.debug("websocket error: \"{}\"", ctx.error() == null ? "unknown" : reasonOf(ctx.error())));
     }
 
     /**
@@ -558,7 +564,7 @@ public final class WebSocketTransport {
             String errorId = UUID.randomUUID().toString().substring(0, 8);
             // the trace only for an Error (a bug): a store's outage is said by its message, and comes at every close
             LOG.warn("event=ws-session-end-failed principal=\"{}\" errorId={} reason=\"{}\" note=\"the session expires once idle\"",
-                    IdentityText.of(principal.id()), errorId, LogField.of(e.getMessage()), e instanceof Error ? e : null);
+                    IdentityText.of(principal.id()), errorId, reasonOf(e), e instanceof Error ? e : null);
         }
     }
 
@@ -703,7 +709,7 @@ public final class WebSocketTransport {
             refusal = endpoint.batchRefusal(Optional.ofNullable(sessionId), principal);
         } catch (RuntimeException e) {
             LOG.warn("event=ws-batch-check-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(principal.id()),
-                    LogField.of(e.getMessage()));
+                    reasonOf(e));
             return Optional.empty();
         }
         state.batchVerdict.set(new BatchVerdict(sessionId, refusal));
@@ -724,7 +730,7 @@ public final class WebSocketTransport {
         try {
             ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
         } catch (RuntimeException e) {
-            LOG.debug("closing a websocket on shutdown failed: \"{}\"", LogField.of(e.getMessage()));
+            LOG.debug("closing a websocket on shutdown failed: \"{}\"", reasonOf(e));
         }
     }
 
@@ -778,7 +784,7 @@ public final class WebSocketTransport {
             try {
                 ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
             } catch (RuntimeException e) {
-                LOG.debug("closing a websocket on shutdown failed: \"{}\"", LogField.of(e.getMessage()));
+                LOG.debug("closing a websocket on shutdown failed: \"{}\"", reasonOf(e));
             }
         }
     }
@@ -807,9 +813,31 @@ public final class WebSocketTransport {
         return perCredential.getOrDefault(principal.id(), 0);
     }
 
-    /** One keep-alive round: the pings that are due, and the closes of peers silent past the deadline. */
+    /**
+     * One keep-alive round: the pings that are due, and the closes of peers silent past the deadline.
+     * It runs as a task of a {@link ScheduledExecutorService}, which cancels a task for good, without a
+     * word, the first time it throws: no socket would be pinged, rechecked or closed for silence again,
+     * and a revoked credential would keep its sockets. So nothing leaves this method. A failure of one
+     * socket is logged with that socket and the round goes on to the others; a failure of the round
+     * itself (the clock, the ledger) is logged and the next round tries again.
+     *
+     * <p>A {@link VirtualMachineError} other than a stack overflow (an OutOfMemoryError) ends the round,
+     * as going on with the other sockets would most likely fail the same way, but is logged, not thrown:
+     * thrown, it would only reach the executor, which would stop rechecking every socket (failing open)
+     * and tell no one. The thread that allocates next still sees it, and an operator who wants the JVM to
+     * stop on it sets {@code -XX:+ExitOnOutOfMemoryError}.
+     */
     private void sweep() {
-        closeUninitialized();
+        try {
+            closeUninitialized();
+            pingOrClose();
+        } catch (RuntimeException | Error e) {
+            sweepFailed("ws-keepalive-failed", "round", "", e);
+        }
+    }
+
+    /** The keep-alive actions that are due; see {@link #sweep} for what a failure does. */
+    private void pingOrClose() {
         for (KeepAliveLedger.Action<Session> action : keepAlive.due()) {
             try {
                 switch (action) {
@@ -817,17 +845,50 @@ public final class WebSocketTransport {
                         ping.connection().sendPing(
                                 ByteBuffer.allocate(0),
                                 Callback.from(() -> { },
-                                        failure -> LOG.debug("websocket ping failed: \"{}\"", LogField.of(failure.getMessage()))));
+                                        failure -> LOG.debug("websocket ping failed: \"{}\"", reasonOf(failure))));
                         recheck(ping.connection());
                     }
                     case KeepAliveLedger.Action.Close<Session> close -> closeSilent(close.connection(), close.silentFor());
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 // One broken socket must not end the keep-alive of every other one.
-                LOG.warn("event=ws-keepalive-failed action={} reason=\"{}\"", action.getClass().getSimpleName(),
-                        LogField.of(e.getMessage()));
+                rethrowFatal(e);
+                sweepFailed("ws-keepalive-failed", action.getClass().getSimpleName(), socketOf(action.connection()), e);
             }
         }
+    }
+
+    /** Throws on an Error the JVM may not survive (not a stack overflow), for {@link #sweep} to end its round with. */
+    private static void rethrowFatal(Throwable failure) {
+        if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
+            throw fatal;
+        }
+    }
+
+    /**
+     * Logs a failure of the keep-alive, which leaves the sockets as they were: an exception (a socket
+     * Jetty already closed) by its message, without the URLs it may quote; an Error (a bug) with its trace
+     * under an error id. {@code socket} names the socket ({@link #socketOf}); empty for the whole round.
+     */
+    private static void sweepFailed(String event, String action, String socket, Throwable failure) {
+        if (failure instanceof Error) {
+            String errorId = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("event={} action={} {}errorId={} outcome=bug", event, action, socket, errorId, failure);
+        } else {
+            LOG.warn("event={} action={} {}reason=\"{}\"", event, action, socket, reasonOf(failure));
+        }
+    }
+
+    /** The socket as a log line names it, {@code socket=1a2b3c4d principal="key:ci" }; the socket's id when it is still open. */
+    private String socketOf(Session session) {
+        WsContext ctx = open.get(session);
+        if (ctx == null) {
+            return "socket=closed ";
+        }
+        ConnectionState state = ctx.attribute(STATE);
+        Principal principal = ctx.attribute(PRINCIPAL);
+        return "socket=" + (state == null ? "unknown" : state.socketId) + " principal=\""
+                + (principal == null ? "" : IdentityText.of(principal.id())) + "\" ";
     }
 
     /**
@@ -862,10 +923,11 @@ public final class WebSocketTransport {
                 LOG.info("event=ws-closed reason=no-initialize principal=\"{}\" limitMs={}",
                         principal == null ? "" : IdentityText.of(principal.id()), initializeDeadline.toMillis());
                 session.close(POLICY_VIOLATION, noInitializeReason(initializeDeadline), Callback.from(() -> { },
-                        failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
-            } catch (RuntimeException e) {
+                        failure -> LOG.debug("websocket close failed: \"{}\"", reasonOf(failure))));
+            } catch (RuntimeException | Error e) {
                 // One broken socket must not end the deadline of every other one.
-                LOG.warn("event=ws-initialize-deadline-failed reason=\"{}\"", LogField.of(e.getMessage()));
+                rethrowFatal(e);
+                sweepFailed("ws-initialize-deadline-failed", "close", socketOf(session), e);
             }
         }
     }
@@ -891,8 +953,10 @@ public final class WebSocketTransport {
      * Streamable HTTP authenticates every request, so a key that was revoked (or a token that expired,
      * with an authentication of an embedder's that knows expiry) stops working at once; a socket is
      * authenticated at its upgrade only, and would go on serving that credential for as long as it stays
-     * open. So each ping round authenticates the socket's token again: one that is refused now, or that
-     * now names another caller, closes the socket with 1008. An authentication that cannot answer (it
+     * open. So each ping round authenticates the socket's token again: one that is refused now, that
+     * now names another caller, or that now grants other rights ({@link #sameGrant}: a key moved to another
+     * tenant, a user demoted), closes the socket with 1008, since every message on it runs with the
+     * principal of the upgrade. An authentication that cannot answer (it
      * threw) has not refused the credential: the socket stays, and the next round asks again.
      */
     private boolean credentialStillValid(WsContext ctx) {
@@ -907,18 +971,35 @@ public final class WebSocketTransport {
             checkFailed("ws-credential-check-failed", principal, e);
             return true;
         }
-        if (result instanceof AgentAuthResult.Authenticated authenticated && authenticated.principal().id().equals(principal.id())) {
+        if (result instanceof AgentAuthResult.Authenticated authenticated && sameGrant(principal, authenticated.principal())) {
             return true;
         }
         if (!ctx.session.isOpen()) {
+            return false;
+        }
+        if (result instanceof AgentAuthResult.Authenticated authenticated && authenticated.principal().id().equals(principal.id())) {
+            LOG.info("event=ws-closed reason=grant-changed principal=\"{}\"", IdentityText.of(principal.id()));
+            metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.FORBIDDEN);
+            ctx.session.close(POLICY_VIOLATION, GRANT_CHANGED_REASON, Callback.from(() -> { },
+                    failure -> LOG.debug("websocket close failed: \"{}\"", reasonOf(failure))));
             return false;
         }
         LOG.info("event=ws-closed reason=credential-refused principal=\"{}\"", IdentityText.of(principal.id()));
         metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.UNAUTHENTICATED);
         // at most 123 bytes (RFC 6455): this one is about 90
         ctx.session.close(POLICY_VIOLATION, "the credential of this connection is no longer accepted; reconnect with a valid one",
-                Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
+                Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", reasonOf(failure))));
         return false;
+    }
+
+    /**
+     * Whether {@code now}, the principal the socket's credential authenticates as today, grants what
+     * {@code opened}, the one of its upgrade, did: the same caller, tenant, roles and kind of proof, which
+     * is all RBAC, policies and limits look at. A new display name changes no right, so it keeps the socket.
+     */
+    static boolean sameGrant(Principal opened, Principal now) {
+        return opened.id().equals(now.id()) && opened.tenant().equals(now.tenant()) && opened.roles().equals(now.roles())
+                && opened.authKind() == now.authKind();
     }
 
     /**
@@ -951,7 +1032,7 @@ public final class WebSocketTransport {
         }
         LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", IdentityText.of(principal.id()));
         session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
-                Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
+                Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: \"{}\"", reasonOf(failure))));
     }
 
     /**
@@ -971,7 +1052,7 @@ public final class WebSocketTransport {
             String errorId = UUID.randomUUID().toString().substring(0, 8);
             LOG.error("event={} principal=\"{}\" errorId={} outcome=bug", event, IdentityText.of(principal.id()), errorId, failure);
         } else {
-            LOG.warn("event={} principal=\"{}\" reason=\"{}\"", event, IdentityText.of(principal.id()), LogField.of(failure.getMessage()));
+            LOG.warn("event={} principal=\"{}\" reason=\"{}\"", event, IdentityText.of(principal.id()), reasonOf(failure));
         }
     }
 
@@ -981,7 +1062,7 @@ public final class WebSocketTransport {
         // dead peer's answer (WebSocketKeepAliveIT sees the connection end), so nothing lingers.
         session.close(GOING_AWAY, "nothing (no pong, no message) arrived for " + describe(pongTimeout)
                 + "; the peer is presumed gone, reconnect", Callback.from(() -> { },
-                failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
+                failure -> LOG.debug("websocket close failed: \"{}\"", reasonOf(failure))));
     }
 
     /** The close reason of a socket refused for its credential's bound; RFC 6455 allows 123 bytes, this stays below. */
@@ -1148,12 +1229,12 @@ public final class WebSocketTransport {
         try {
             session.sendText(text, Callback.from(() -> state.unsent.release(bytes), failure -> {
                 state.unsent.release(bytes);
-                LOG.debug("websocket send failed: \"{}\"", LogField.of(failure.getMessage()));
+                LOG.debug("websocket send failed: \"{}\"", reasonOf(failure));
             }));
             return true;
         } catch (RuntimeException e) {
             state.unsent.release(bytes);
-            LOG.debug("websocket send failed: \"{}\"", LogField.of(e.getMessage()));
+            LOG.debug("websocket send failed: \"{}\"", reasonOf(e));
             return false;
         }
     }
@@ -1174,8 +1255,18 @@ public final class WebSocketTransport {
         // RFC 6455 limits a close reason to 123 bytes; this one stays well below
         session.close(POLICY_VIOLATION, "the client is not reading: over " + describeBytes(state.unsent.max())
                 + " of messages wait to be sent", Callback.from(() -> { },
-                failure -> LOG.debug("websocket close failed: \"{}\"", LogField.of(failure.getMessage()))));
+                failure -> LOG.debug("websocket close failed: \"{}\"", reasonOf(failure))));
         CompletableFuture.delayedExecutor(NOT_READING_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(session::disconnect);
+    }
+
+    /**
+     * What a failure says, as a log line quotes it: its message with every URL cut out first, since a
+     * store's or a directory's exception may quote the address it failed to reach with its credentials in
+     * it ({@code redis://user:password@host}), then escaped and bounded by {@link LogField}.
+     */
+    static String reasonOf(Throwable failure) {
+        String message = failure.getMessage();
+        return LogField.of(message == null ? null : BackendText.withoutUrls(message));
     }
 
     /** A byte count as an operator reads it in a close reason: {@code 16 MiB} or {@code 4000 bytes}. */
@@ -1199,7 +1290,7 @@ public final class WebSocketTransport {
         try {
             closeable.close();
         } catch (Exception e) {
-            LOG.debug("detaching a websocket stream failed: \"{}\"", LogField.of(e.getMessage()));
+            LOG.debug("detaching a websocket stream failed: \"{}\"", reasonOf(e));
         }
     }
 }

@@ -175,6 +175,8 @@ public final class GatewayHttpServer implements AutoCloseable {
                 // are (WebSocketTransport counts them in inFlight), and shutdown closes it with 1001 once they are done.
                 if (guard(ctx, guard, proxies, securityHeaders, metrics)) {
                     webSocket.beforeUpgrade(ctx);
+                } else {
+                    UpgradeRefusal.writeBody(ctx);
                 }
             });
             config.routes.ws("/mcp/ws", webSocket::configure);

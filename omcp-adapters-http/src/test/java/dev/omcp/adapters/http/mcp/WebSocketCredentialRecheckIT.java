@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.ports.identity.AgentAuthResult;
 import dev.omcp.ports.identity.AgentAuthentication;
+import dev.omcp.ports.identity.AuthKind;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * standing in for 30 s, and an authentication whose accepted tokens a test changes.
  */
 class WebSocketCredentialRecheckIT {
+    private static final String GRANT_CHANGED =
+            "the credential of this connection now grants other rights (tenant or roles); reconnect to use them";
     private final Map<String, Principal> accepted = new ConcurrentHashMap<>(Map.of("token-1", Principal.apiKey("ci", "")));
     private final AtomicInteger checks = new AtomicInteger();
     private final AgentAuthentication revocable = new AgentAuthentication() {
@@ -89,6 +92,38 @@ class WebSocketCredentialRecheckIT {
         accepted.put("token-1", Principal.apiKey("someone-else", ""));
 
         assertThat(client.awaitClose().code()).isEqualTo(WebSocketTransport.POLICY_VIOLATION);
+    }
+
+    @Test
+    void aSocketWhoseKeyMovedToAnotherTenant_isClosedWith1008_asItsOldGrantNoLongerHolds() throws Exception {
+        accepted.put("token-1", Principal.apiKey("ci", "tenant-b"));
+
+        WebSocketClient.Close close = client.awaitClose();
+        assertThat(close.code()).isEqualTo(WebSocketTransport.POLICY_VIOLATION);
+        assertThat(close.reason()).isEqualTo(GRANT_CHANGED);
+    }
+
+    @Test
+    void aSocketWhoseCallerWasDemoted_isClosedWith1008() throws Exception {
+        accepted.put("token-1", new Principal("key:ci", "ci", AuthKind.API_KEY, "", Set.of("viewer"), Optional.empty()));
+
+        WebSocketClient.Close close = client.awaitClose();
+        assertThat(close.code()).isEqualTo(WebSocketTransport.POLICY_VIOLATION);
+        assertThat(close.reason()).isEqualTo(GRANT_CHANGED);
+    }
+
+    @Test
+    void aSocketWhoseCallerOnlyGotANewDisplayName_staysOpen() throws Exception {
+        accepted.put("token-1", new Principal("key:ci", "CI bot", AuthKind.API_KEY, "", Set.of(), Optional.empty()));
+        int seen = checks.get();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (checks.get() < seen + 3 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(client.nextText()).contains("\"result\"");
+        assertThat(client.closed.isDone()).isFalse();
     }
 
     @Test

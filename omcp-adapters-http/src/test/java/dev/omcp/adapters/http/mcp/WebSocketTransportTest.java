@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.identity.AuthKind;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -73,5 +76,33 @@ class WebSocketTransportTest {
                 .pingInterval(Duration.ofSeconds(30)).pongTimeout(Duration.ofSeconds(30)).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the WebSocket pong timeout (PT30S) must be longer than the ping interval (PT30S)");
+    }
+
+    @Test
+    void theGrantOfASocket_isItsCallerTenantRolesAndKindOfProof_notItsDisplayName() {
+        Principal opened = new Principal("user:alice", "Alice", AuthKind.SESSION, "t1", Set.of("operator"), Optional.empty());
+
+        assertThat(WebSocketTransport.sameGrant(opened, opened)).isTrue();
+        assertThat(WebSocketTransport.sameGrant(opened, withName(opened, "Alice B."))).isTrue();
+        assertThat(WebSocketTransport.sameGrant(opened,
+                new Principal("user:alice", "Alice", AuthKind.SESSION, "t2", Set.of("operator"), Optional.empty()))).isFalse();
+        assertThat(WebSocketTransport.sameGrant(opened,
+                new Principal("user:alice", "Alice", AuthKind.SESSION, "t1", Set.of("viewer"), Optional.empty()))).isFalse();
+        assertThat(WebSocketTransport.sameGrant(opened,
+                new Principal("user:alice", "Alice", AuthKind.SESSION, "t1", Set.of("operator", "admin"), Optional.empty()))).isFalse();
+        assertThat(WebSocketTransport.sameGrant(opened,
+                new Principal("user:mallory", "Alice", AuthKind.SESSION, "t1", Set.of("operator"), Optional.empty()))).isFalse();
+    }
+
+    @Test
+    void theReasonOfAFailure_quotesNoUrl_soNoStoresPasswordReachesTheLog() {
+        String reason = WebSocketTransport.reasonOf(new IllegalStateException("cannot reach redis://omcp:s3cret@cache:6379/0 \"now\""));
+
+        assertThat(reason).doesNotContain("s3cret").contains("<url>").contains("\\\"now\\\"");
+        assertThat(WebSocketTransport.reasonOf(new IllegalStateException())).isEqualTo("(none)");
+    }
+
+    private static Principal withName(Principal principal, String name) {
+        return new Principal(principal.id(), name, principal.authKind(), principal.tenant(), principal.roles(), principal.sessionId());
     }
 }
