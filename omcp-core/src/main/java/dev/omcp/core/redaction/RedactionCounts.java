@@ -9,6 +9,7 @@ import java.util.Arrays;
 /** How many matches of each category were redacted. Immutable. */
 public final class RedactionCounts {
     private static final RedactionCategory[] CATEGORIES = RedactionCategory.values();
+    private static final String MARKER_START = "[REDACTED:";
     private final int[] counts;
 
     RedactionCounts(int[] counts) {
@@ -18,6 +19,25 @@ public final class RedactionCounts {
     /** No redactions. */
     public static RedactionCounts none() {
         return new RedactionCounts(new int[CATEGORIES.length]);
+    }
+
+    /**
+     * The markers ({@code [REDACTED:email]}) in text that was redacted elsewhere and whose counts were not kept: a
+     * source's failure text or warning, redacted before it was cut to the length shown. Counting what is shown
+     * rather than what was redacted keeps the tally true of the answer: a warning said twice is shown once, and a
+     * secret past the cut is not shown at all.
+     */
+    public static RedactionCounts ofMarkers(String text) {
+        int[] counts = new int[CATEGORIES.length];
+        for (int at = text.indexOf(MARKER_START); at >= 0; at = text.indexOf(MARKER_START, at + 1)) {
+            for (RedactionCategory category : CATEGORIES) {
+                if (text.startsWith(category.replacement(), at)) {
+                    counts[category.ordinal()]++;
+                    break;
+                }
+            }
+        }
+        return new RedactionCounts(counts);
     }
 
     public int of(RedactionCategory category) {

@@ -9,8 +9,13 @@ import dev.omcp.core.testing.EchoTool;
 import dev.omcp.core.testing.McpTestClient;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.ports.prompts.Prompt;
+import dev.omcp.ports.prompts.PromptArgument;
+import dev.omcp.ports.prompts.PromptDefinition;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Map;
 import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -97,6 +102,50 @@ class CallerTextInErrorsTest {
         McpReply.Refused reply = (McpReply.Refused) client.raw(body);
 
         assertQuotedSafely(errorMessage(reply.body())).contains("repeats a key", "evil?????gnp.exe");
+    }
+
+    @Test
+    void anEmbeddersPromptRefusingAnArgument_hasItsMessageQuotedPrintableAndShort() {
+        // an embedder's prompt that echoes the caller's argument into its refusal, as it is
+        Prompt echoing = new Prompt() {
+            @Override
+            public PromptDefinition definition() {
+                return new PromptDefinition(
+                        "echoing", "Echoing", "Refuses every service", List.of(new PromptArgument("service", "s", true)));
+            }
+
+            @Override
+            public List<JsonObject> render(Map<String, String> arguments, Principal principal) {
+                throw new IllegalArgumentException("argument service " + arguments.get("service") + " is not a service name");
+            }
+        };
+        McpTestClient embedded = new McpTestClient(Gateway.builder().prompt(echoing).build().mcp(), Principal.anonymous());
+        embedded.initialize("2025-11-25");
+        String params = Jsonp.object().add("name", "echoing").add("arguments", Jsonp.object().add("service", HOSTILE)).build().toString();
+
+        assertQuotedSafely(errorMessage(embedded.request("prompts/get", params)))
+                .startsWith("prompt 'echoing': argument service evil?????gnp.exe");
+    }
+
+    @Test
+    void anEmbeddersPromptNameInAMissingArgumentError_isQuotedPrintableAndShort() {
+        Prompt named = new Prompt() {
+            @Override
+            public PromptDefinition definition() {
+                return new PromptDefinition(HOSTILE, "Hostile", "Needs a service", List.of(new PromptArgument("service", "s", true)));
+            }
+
+            @Override
+            public List<JsonObject> render(Map<String, String> arguments, Principal principal) {
+                return List.of();
+            }
+        };
+        McpTestClient embedded = new McpTestClient(Gateway.builder().prompt(named).build().mcp(), Principal.anonymous());
+        embedded.initialize("2025-11-25");
+        String params = Jsonp.object().add("name", HOSTILE).build().toString();
+
+        assertQuotedSafely(errorMessage(embedded.request("prompts/get", params)))
+                .startsWith("prompt 'evil?????gnp.exe").contains("needs the arguments");
     }
 
     private static String errorMessage(JsonObject answer) {

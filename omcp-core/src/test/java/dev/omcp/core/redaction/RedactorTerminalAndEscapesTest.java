@@ -44,6 +44,15 @@ class RedactorTerminalAndEscapesTest {
         assertThat(redact(line)).doesNotContain("s3cr3tValue").contains("[REDACTED:secret]");
     }
 
+    @ParameterizedTest
+    // the line is read once without its codes: a secret a code splits is read joined, as it was written
+    @ValueSource(strings = {"key AKIA\033[0mIOSFODNN7EXAMPLE used", "pass\033[1mword=hunter2xyz", "token=hunter\033[0m2xyz end",
+        "Authorization: Bear\033[0mer abcdefghijklmnop", "mail alice@exam\033[4mple.com now",
+        "key AKIA\033[0mIOSFODNN7EXAMPLE bob@example.com"})
+    void aSecretSplitByATerminalCode_isStillRedacted(String line) {
+        assertThat(redact(line)).doesNotContain("IOSFODNN7EXAMPLE", "hunter2", "2xyz", "abcdefghijklmnop", "alice", "ple.com");
+    }
+
     @Test
     void aColouredLineWithoutSecrets_keepsItsColourCodes() {
         String line = ESC + "[32mINFO" + ESC + "[0m Started Application in 3.2 seconds (process running for 4.1)";

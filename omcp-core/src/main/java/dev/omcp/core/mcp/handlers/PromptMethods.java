@@ -23,6 +23,9 @@ import java.util.Optional;
 
 /** {@code prompts/list} and {@code prompts/get}. */
 public final class PromptMethods {
+    /** Characters of a prompt's own refusal an error message keeps: enough for what it allows, not a flood. */
+    private static final int MAX_REFUSAL_CHARS = 300;
+
     private final Map<String, Prompt> prompts = new LinkedHashMap<>();
 
     public PromptMethods(List<Prompt> prompts) {
@@ -89,14 +92,21 @@ public final class PromptMethods {
             }
         }
         if (!missing.isEmpty()) {
-            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + name + "' needs the arguments " + missing);
+            List<String> quotedMissing = missing.stream().map(ToolMethods::abbreviate).toList();
+            return McpResult.Failure.of(
+                    JsonRpc.INVALID_PARAMS, "prompt '" + ToolMethods.abbreviate(name) + "' needs the arguments " + quotedMissing);
         }
         JsonArrayBuilder messages = Jsonp.array();
         try {
             prompt.render(arguments, call.principal()).forEach(messages::add);
         } catch (IllegalArgumentException e) {
             // a prompt refuses an argument it cannot use (a malformed service name...): the caller's mistake, said as such
-            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + name + "': " + e.getMessage());
+            // an embedder's prompt may echo the caller's argument into its message as it is: quoted as every refusal
+            // quotes caller text (one line, invisible characters as ?), bounded yet long enough to say what is allowed
+            String reason = e.getMessage() == null
+                    ? "an argument cannot be used"
+                    : BackendText.quoted(e.getMessage(), MAX_REFUSAL_CHARS);
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + ToolMethods.abbreviate(name) + "': " + reason);
         }
         return McpResult.Success.of(Jsonp.object()
                 .add("description", prompt.definition().description())

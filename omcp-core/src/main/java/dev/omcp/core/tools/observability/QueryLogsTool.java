@@ -20,6 +20,8 @@ import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -669,7 +671,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (toolkit.redactionEnabled()) {
             Redactor.JsonRedaction r = toolkit.redactor().redactJson(result);
             body = r.value().asJsonObject();
-            JsonObject counts = r.counts().plus(redactedBeforeCut).toJson();
+            JsonObject counts = r.counts().plus(redactedBeforeCut).plus(sourcesOwnWords(result)).toJson();
             redaction.add("applied", true).add("total", counts.get("total")).add("byCategory", counts.get("byCategory"));
             bypassNote = BYPASS_IGNORED;
         } else {
@@ -684,6 +686,29 @@ public final class QueryLogsTool extends ObservabilityTool {
             out.add("note", (body.containsKey("note") ? body.getString("note") + " " : "") + bypassNote);
         }
         return out.add("redaction", redaction).build();
+    }
+
+    /**
+     * What was hidden in the sources' own words: their failure texts ({@code failedSources}) and warnings
+     * ({@code backendWarnings}) are redacted as the fan-out receives them ({@link Toolkit#failureRedaction()}), before
+     * they are cut to one line, so the whole-answer redaction finds only markers there and counts nothing. Spec 5.7
+     * asks for the counts of the answer, so their markers are counted here, as shown.
+     */
+    private static RedactionCounts sourcesOwnWords(JsonObject result) {
+        RedactionCounts counts = RedactionCounts.none();
+        for (JsonObject failed : entries(result, "failedSources")) {
+            counts = counts.plus(RedactionCounts.ofMarkers(failed.getString("error", "")));
+        }
+        for (JsonObject warned : entries(result, "backendWarnings")) {
+            for (JsonString warning : warned.getJsonArray("warnings").getValuesAs(JsonString.class)) {
+                counts = counts.plus(RedactionCounts.ofMarkers(warning.getString()));
+            }
+        }
+        return counts;
+    }
+
+    private static List<JsonObject> entries(JsonObject result, String member) {
+        return result.getOrDefault(member, JsonValue.EMPTY_JSON_ARRAY).asJsonArray().getValuesAs(JsonObject.class);
     }
 
     /**

@@ -658,6 +658,24 @@ class QueryLogsToolTest {
                 .endsWith("A timeout usually means the search was too large: shorten duration, or add a filter or level.");
     }
 
+    @Test
+    void whatIsHiddenInAFailingSourcesErrorAndInWarnings_isCountedInTheRedaction() {
+        FakeLogsBackend broken = new FakeLogsBackend("loki-b").failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                "proxy refused alice@example.com: Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456"));
+        FakeLogsBackend warned = payments("loki-w");
+        // said twice, shown once: counted once
+        warned.warning("ask ops@example.com", "ask ops@example.com");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(broken).add(warned)), "{\"service\":\"payments\"}");
+
+        assertThat(result.toString()).doesNotContain("alice@example.com", "abcdefghijklmnop", "ops@example.com");
+        JsonObject redaction = result.getJsonObject("redaction");
+        // spec 5.7: per-category counts of what the whole answer hides, the sources' own words included
+        assertThat(redaction.getJsonObject("byCategory").getInt("email")).isEqualTo(2);
+        assertThat(redaction.getJsonObject("byCategory").getInt("bearer_token")).isEqualTo(1);
+        assertThat(redaction.getInt("total")).isEqualTo(3);
+    }
+
     private static JsonObject failed(JsonObject result, String source) {
         return result.getJsonArray("failedSources").getValuesAs(JsonObject.class).stream()
                 .filter(f -> f.getString("source").equals(source)).findFirst().orElseThrow();
