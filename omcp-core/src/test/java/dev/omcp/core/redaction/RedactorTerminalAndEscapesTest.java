@@ -54,6 +54,26 @@ class RedactorTerminalAndEscapesTest {
     }
 
     @Test
+    void aSecretACodeGluesToTheNextWord_isRedacted_evenWhenTheLineHoldsAnotherSecret() {
+        // without the code the key reads as one 21-character word, which no detector takes; the email made
+        // the code-free reading find something, so it alone used to be shown
+        Redactor.TextRedaction r = redactor.redactText("AKIAIOSFODNN7EXAMPLE" + ESC + "[0mA sent by bob@example.com");
+        assertThat(r.text()).doesNotContain("IOSFODNN7EXAMPLE", "bob@").doesNotContain(ESC)
+                .isEqualTo("[REDACTED:aws_key]A sent by [REDACTED:email]");
+        assertThat(r.counts().of(RedactionCategory.AWS_KEY)).isEqualTo(1);
+        assertThat(r.counts().of(RedactionCategory.EMAIL)).isEqualTo(1);
+        assertThat(r.counts().total()).isEqualTo(2);
+    }
+
+    @Test
+    void aGluedSecretAndASplitSecretOnOneLine_areBothRedacted() {
+        String line = "AKIAIOSFODNN7EXAMPLE" + ESC + "[0mA and token=hunter" + ESC + "[0m2xyz by bob@example.com";
+        Redactor.TextRedaction r = redactor.redactText(line);
+        assertThat(r.text()).doesNotContain("IOSFODNN7EXAMPLE", "hunter", "2xyz", "bob@");
+        assertThat(r.counts().total()).isEqualTo(3);
+    }
+
+    @Test
     void aColouredLineWithoutSecrets_keepsItsColourCodes() {
         String line = ESC + "[32mINFO" + ESC + "[0m Started Application in 3.2 seconds (process running for 4.1)";
         Redactor.TextRedaction r = redactor.redactText(line);
