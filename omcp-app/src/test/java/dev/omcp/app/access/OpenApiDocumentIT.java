@@ -3,6 +3,11 @@ package dev.omcp.app.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import dev.omcp.adapters.http.api.OpenApiDocument;
 import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
@@ -41,6 +46,25 @@ class OpenApiDocumentIT {
     /** A path parameter's value that names something the gateway below has (the source) or a valid name of nothing. */
     private static final Map<String, String> PATH_VALUES = Map.of("{name}", "shared-prometheus", "{id}", "pm-none",
             "{service}", "payments");
+    private static final ObjectMapper JACKSON = new ObjectMapper();
+    private static final SchemaRegistry DRAFT_2020_12 = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+            builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
+    /**
+     * For every route that reads a JSON body, a body written from its published schema alone: valid by it, and
+     * each of its required members left out in turn is a body the gateway must refuse. A new route needs one here.
+     */
+    private static final Map<String, String> VALID_BODIES = Map.of(
+            "POST /api/auth/login", "{\"username\": \"nobody\", \"password\": \"not-the-password\"}",
+            "POST /api/auth/revocations", "{\"sub\": \"nobody\", \"reason\": \"left the team\"}",
+            "PUT /api/settings", "{\"healthThresholds\": {\"latency_p99\": {\"degraded\": 400, \"critical\": 1500, \"weight\": 2}}}",
+            "PUT /api/health/thresholds", "{\"cpu\": {\"degraded\": 0.7, \"critical\": 0.9, \"enabled\": true}}",
+            "POST /api/sources", "{\"name\": \"added-by-schema\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\", "
+                    + "\"enabled\": false, \"settings\": {}}",
+            "POST /api/sources/test", "{\"name\": \"probe\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}",
+            "PUT /api/sources/{name}", "{\"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}",
+            "POST /api/postmortems", "{\"service\": \"payments\", \"duration\": \"30m\"}",
+            "POST /api/playground/invoke", "{\"tool\": \"list_sources\", \"arguments\": {}}",
+            "POST /api/connectors/install", "{\"name\": \"no-such-connector\", \"version\": \"1.0.0\"}");
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
 
@@ -178,6 +202,63 @@ class OpenApiDocumentIT {
     }
 
     @Test
+    void everyJsonBody_hasASchemaThatSaysWhatToSend_andAnExampleHere() {
+        List<String> bare = new ArrayList<>();
+        Set<String> withJson = new TreeSet<>();
+        jsonBodies().forEach((route, schema) -> {
+            withJson.add(route);
+            boolean members = schema.has("properties") || schema.has("additionalProperties") || schema.has("anyOf");
+            if (!members || schema.path("description").asText().isBlank()) {
+                bare.add(route + ": " + schema);
+            }
+        });
+        assertThat(bare).as("JSON bodies published as a bare object").isEmpty();
+        assertThat(withJson).isEqualTo(new TreeSet<>(VALID_BODIES.keySet()));
+    }
+
+    @Test
+    void aBodyValidByThePublishedSchema_isAcceptedByTheGateway() throws IOException {
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> body : jsonBodies().entrySet()) {
+            String example = VALID_BODIES.get(body.getKey());
+            List<String> violations = violations(body.getValue(), JACKSON.readTree(example));
+            if (!violations.isEmpty()) {
+                problems.add(body.getKey() + ": the example breaks the published schema: " + violations);
+                continue;
+            }
+            HttpResponse<String> answer = sendTo(body.getKey(), example);
+            if (Set.of(400, 413, 415).contains(answer.statusCode())) {
+                problems.add(body.getKey() + ": refused a body valid by its schema with " + answer.statusCode() + ": "
+                        + cut(answer.body()));
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void everyRequiredMemberOfAPublishedSchema_isRequiredByTheGateway() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Map.Entry<String, JsonNode> body : jsonBodies().entrySet()) {
+            for (JsonNode required : body.getValue().path("required")) {
+                ObjectNode without = (ObjectNode) JACKSON.readTree(VALID_BODIES.get(body.getKey()));
+                without.remove(required.asText());
+                checked++;
+                String route = body.getKey() + " without " + required.asText();
+                if (violations(body.getValue(), without).isEmpty()) {
+                    problems.add(route + ": the published schema takes it");
+                }
+                HttpResponse<String> answer = sendTo(body.getKey(), without.toString());
+                if (answer.statusCode() != 400 || !isErrorShape(answer)) {
+                    problems.add(route + ": answered " + answer.statusCode() + ", not a 400 error: " + cut(answer.body()));
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(checked).as("required members published and checked").isGreaterThanOrEqualTo(8);
+    }
+
+    @Test
     void everyErrorAnswerIsDescribedWithTheSharedErrorShape() {
         JsonNode error = document.path("components").path("schemas").path("Error");
         assertThat(error.path("required").toString()).contains("\"code\"", "\"error\"");
@@ -235,6 +316,31 @@ class OpenApiDocumentIT {
         assertThat(document.path("openapi").asText()).isEqualTo("3.1.0");
     }
 
+    /** The published schema of every JSON body, by route ({@code POST /api/sources}). */
+    private static Map<String, JsonNode> jsonBodies() {
+        Map<String, JsonNode> bodies = new java.util.TreeMap<>();
+        document.path("paths").fields().forEachRemaining(item -> item.getValue().fields().forEachRemaining(operation -> {
+            JsonNode json = operation.getValue().path("requestBody").path("content").path("application/json");
+            if (!json.isMissingNode()) {
+                bodies.put(operation.getKey().toUpperCase(Locale.ROOT) + " " + item.getKey(), json.path("schema"));
+            }
+        }));
+        return bodies;
+    }
+
+    /** What an independent draft 2020-12 validator (OpenAPI 3.1's dialect) finds wrong with {@code body}. */
+    private static List<String> violations(JsonNode schema, JsonNode body) {
+        Schema compiled = DRAFT_2020_12.getSchema(schema);
+        return compiled.validate(body).stream().map(e -> e.getInstanceLocation() + ": " + e.getMessage()).toList();
+    }
+
+    private static HttpResponse<String> sendTo(String route, String body) {
+        String method = route.substring(0, route.indexOf(' '));
+        String path = route.substring(route.indexOf(' ') + 1);
+        JsonNode operation = document.path("paths").path(path).path(method.toLowerCase(Locale.ROOT));
+        return send(method, concrete(path), "application/json", body, operation);
+    }
+
     private static void collectReferences(JsonNode node, List<String> references) {
         if (node.isObject() && node.has("$ref")) {
             references.add(node.path("$ref").asText());
@@ -243,8 +349,12 @@ class OpenApiDocumentIT {
     }
 
     private static HttpResponse<String> send(String method, String path, BadBody bad, JsonNode operation) {
+        return send(method, path, bad.contentType, bad.body, operation);
+    }
+
+    private static HttpResponse<String> send(String method, String path, String contentType, String body, JsonNode operation) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gateway.base() + path)).timeout(Duration.ofSeconds(20))
-                .method(method, HttpRequest.BodyPublishers.ofString(bad.body)).header("Content-Type", bad.contentType);
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", contentType);
         // a public route is sent as a stranger sends it: the logout would otherwise end alice's session
         if (!(operation.has("security") && operation.path("security").isEmpty())) {
             request.header("Cookie", alice.cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
@@ -254,7 +364,7 @@ class OpenApiDocumentIT {
         try {
             return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IllegalStateException(method + " " + path + " with " + bad + ": " + e, e);
+            throw new IllegalStateException(method + " " + path + " with " + cut(body) + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -7,6 +7,7 @@ import io.javalin.http.HandlerType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +25,7 @@ import java.util.Set;
  */
 public final class ApiRoutes {
     private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
+    private static final String JSON = "application/json";
 
     private final RoutesConfig routes;
     private final ApiGuard guard;
@@ -129,12 +131,22 @@ public final class ApiRoutes {
      * @param readByRequestBodies whether it is read through {@link RequestBodies#jsonText} (directly or
      *     through {@link JsonpExchange}), so the management API's body refusals (400, 413, 415) apply;
      *     otherwise the route documents its own
+     * @param jsonSchema what a JSON body holds ({@link BodySchema}); empty when it accepts no JSON. A JSON body
+     *     must say more than "an object", or a client generated from the document cannot know what to send.
      */
-    public record RequestBody(List<String> mediaTypes, boolean readByRequestBodies) {
+    public record RequestBody(List<String> mediaTypes, boolean readByRequestBodies, Optional<Map<String, Object>> jsonSchema) {
         public RequestBody {
             mediaTypes = List.copyOf(mediaTypes);
             if (mediaTypes.isEmpty()) {
                 throw new IllegalArgumentException("a request body accepts at least one media type");
+            }
+            Objects.requireNonNull(jsonSchema, "jsonSchema");
+            if (mediaTypes.contains(JSON) != jsonSchema.isPresent()) {
+                throw new IllegalArgumentException("a JSON request body needs its schema, and only a JSON one has one");
+            }
+            if (jsonSchema.isPresent() && !BodySchema.describes(jsonSchema.get())) {
+                throw new IllegalArgumentException("a JSON request body's schema needs a description and its properties or "
+                        + "what its members may be, not just {\"type\": \"object\"}");
             }
         }
     }
@@ -254,10 +266,11 @@ public final class ApiRoutes {
          * The route reads a JSON object body through {@link RequestBodies} (directly or through
          * {@link JsonpExchange}): the document then lists the body and the refusals every such route
          * answers (400 {@code OMCP_INVALID_BODY}, 408, 413 {@code OMCP_BODY_TOO_LARGE}, 415
-         * {@code OMCP_UNSUPPORTED_MEDIA_TYPE}), so a client generated from it knows them all.
+         * {@code OMCP_UNSUPPORTED_MEDIA_TYPE}), so a client generated from it knows them all. {@code schema} says
+         * what the body holds, as the handler checks it ({@link BodySchema}).
          */
-        public RouteBuilder jsonBody() {
-            this.requestBody = Optional.of(new RequestBody(List.of("application/json"), true));
+        public RouteBuilder jsonBody(Map<String, Object> schema) {
+            this.requestBody = Optional.of(new RequestBody(List.of(JSON), true, Optional.of(schema)));
             return this;
         }
 
@@ -266,7 +279,7 @@ public final class ApiRoutes {
          * own rules: the document lists the body, and the route documents its refusals itself.
          */
         public RouteBuilder body(String... mediaTypes) {
-            this.requestBody = Optional.of(new RequestBody(List.of(mediaTypes), false));
+            this.requestBody = Optional.of(new RequestBody(List.of(mediaTypes), false, Optional.empty()));
             return this;
         }
 

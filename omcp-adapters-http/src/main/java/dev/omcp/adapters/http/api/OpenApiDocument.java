@@ -105,8 +105,9 @@ public final class OpenApiDocument {
 
     private static Map<String, Object> requestBody(ApiRoutes.RequestBody body) {
         Map<String, Object> content = new LinkedHashMap<>();
-        // a JSON body is one object (RequestBodies); the other formats are described by the route's summary
-        body.mediaTypes().forEach(type -> content.put(type, type.equals(JSON) ? Map.of("schema", Map.of("type", "object")) : Map.of()));
+        // a JSON body is one object (RequestBodies), described by its route; the other formats by the route's summary
+        body.mediaTypes().forEach(type -> content.put(type,
+                type.equals(JSON) ? Map.of("schema", body.jsonSchema().orElseThrow()) : Map.of()));
         return Map.of("required", true, "content", content);
     }
 

@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.auth;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.BodySchema;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
@@ -53,6 +54,20 @@ public final class LoginRoutes {
     private static final Set<String> REVOCATION_FIELDS = Set.of("sid", "sub", "reason");
     private static final int MAX_USERNAME = 256;
     private static final int MAX_PASSWORD = 1024;
+    /** The body of {@code POST /api/auth/login}, as {@link #login} reads it. */
+    static final Map<String, Object> LOGIN_BODY = BodySchema.object("a password login")
+            .requiredProperty("username", BodySchema.string("the account's name", 1, MAX_USERNAME))
+            .requiredProperty("password", BodySchema.string("the account's password; never echoed in an answer", 1, MAX_PASSWORD))
+            .build();
+    /** The body of {@code POST /api/auth/revocations}, as {@link #revoke} reads it: exactly one of sid and sub. */
+    static final Map<String, Object> REVOCATION_BODY = BodySchema.object("what to revoke: one session (sid) or every session "
+                    + "of a subject issued so far (sub), never both")
+            .property("sid", BodySchema.string("a session id, as GET /api/auth/revocations and the audit trail name it; no "
+                    + "control characters", 1, Revocation.MAX_TEXT))
+            .property("sub", BodySchema.string("a subject (user id); no control characters", 1, Revocation.MAX_TEXT))
+            .property("reason", BodySchema.string("why, kept with the revocation", 0, Revocation.MAX_TEXT))
+            .keyword("oneOf", List.of(Map.of("required", List.of("sid")), Map.of("required", List.of("sub"))))
+            .build();
     /** The audit actor of a refused login whose username names no user. */
     static final String UNKNOWN_USER = "unknown-user";
 
@@ -91,7 +106,7 @@ public final class LoginRoutes {
 
     /** Registers the routes. */
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login").jsonBody()
+        routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login").jsonBody(LOGIN_BODY)
                 .queryParameters()
                 .summary("Password login (basic mode): body {username, password}; sets the omcp_session cookie")
                 .response(200, "{ok: true, user: {sub, name, roles}} and the session cookie")
@@ -122,7 +137,8 @@ public final class LoginRoutes {
                         + "voided at once, if that is still in force; a caller with a tenant sees that tenant's entries only")
                 .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy, tenant}], allSessionsRevokedAt: time or null}")
                 .handle(this::listRevocations);
-        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters().jsonBody()
+        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete").queryParameters()
+                .jsonBody(REVOCATION_BODY)
                 .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason}); "
                         + "a caller with a tenant revokes only sessions of that tenant")
                 .response(201, "the revocation, with the tenant it applies to (empty: every tenant)")

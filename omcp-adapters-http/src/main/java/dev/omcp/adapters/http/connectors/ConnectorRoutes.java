@@ -137,7 +137,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(200, "the catalog")
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
-        routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors").jsonBody()
+        routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
+                .jsonBody(InstallRequest.SCHEMA)
                 .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched; ?allowDowngrade=true"
                         + " lets an older version replace the installed one (needs connectors:write)")

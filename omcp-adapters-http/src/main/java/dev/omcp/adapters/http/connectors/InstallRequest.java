@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.connectors;
 
+import dev.omcp.adapters.http.api.BodySchema;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import io.javalin.http.Context;
 import jakarta.json.JsonObject;
@@ -7,6 +8,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -23,6 +25,11 @@ import java.util.regex.Pattern;
 record InstallRequest(String name, Optional<String> version) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
     private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z.+-]{1,64}");
+    /** The body {@link #read} takes, for the OpenAPI document. */
+    static final Map<String, Object> SCHEMA = BodySchema.object("the hub catalog's connector to install")
+            .requiredProperty("name", BodySchema.string("the connector's name in the catalog", NAME))
+            .property("version", BodySchema.string("an exact version of the catalog; left out: the latest", VERSION))
+            .build();
     private static final Set<String> FIELDS = Set.of("name", "version");
 
     /** The request, or empty after answering why the body is not one. */

@@ -8,6 +8,7 @@ import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.QueryString;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.adapters.http.settings.SettingsAnswers;
+import dev.omcp.adapters.http.settings.ThresholdsSchema;
 import dev.omcp.adapters.http.tools.ToolAnswers;
 import dev.omcp.ports.access.AccessDecision;
 import dev.omcp.ports.access.AccessPolicy;
@@ -91,7 +92,7 @@ public final class HealthRoutes implements HttpModule {
                 .response(200, "{thresholds, persisted}; the ETag header is their version, for If-Match on PUT")
                 .handle(this::thresholds);
         routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health").queryParameters()
-                .jsonBody()
+                .jsonBody(ThresholdsSchema.REPLACEMENT)
                 .summary("Replaces the health thresholds: per signal {degraded, critical, weight, enabled} over the shipped "
                         + "defaults (an omitted signal returns to its default; a whole GET answer is accepted too); written to the sources file's health block "
                         + "when a sources file is in use (persisted: true), else kept until restart; with If-Match only on "

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.oidc;
 
+import dev.omcp.adapters.http.api.BodySchema;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.ports.auth.ClientMetadata;
 import io.javalin.http.Context;
@@ -10,6 +11,7 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,6 +26,16 @@ import java.util.Optional;
  */
 final class ClientRegistrationRequest {
     private static final int MAX_LIST = 32;
+    /** The metadata {@link #read} takes, for the OpenAPI document; the registrar judges the values (redirect URIs, ...). */
+    static final Map<String, Object> SCHEMA = BodySchema.object("RFC 7591 client metadata; a member left out or null is empty")
+            .property("redirect_uris", nullable(BodySchema.strings("where the provider may send the browser back", MAX_LIST)))
+            .property("grant_types", nullable(BodySchema.strings("the OAuth grant types the client uses", MAX_LIST)))
+            .property("response_types", nullable(BodySchema.strings("the OAuth response types the client uses", MAX_LIST)))
+            .property("client_name", nullable(BodySchema.string("a name for people")))
+            .property("token_endpoint_auth_method", nullable(BodySchema.string("how the client authenticates at the token endpoint")))
+            .property("scope", nullable(BodySchema.string("the scopes the client asks for, separated by spaces")))
+            .otherMembers("metadata this gateway does not use is ignored, as RFC 7591 section 2 requires (logo_uri, contacts, ...)")
+            .build();
 
     private ClientRegistrationRequest() {}
 
@@ -49,6 +61,10 @@ final class ClientRegistrationRequest {
         }
         return Optional.of(new ClientMetadata(redirects.get(), name.get(), authMethod.get(), grants.get(), responses.get(),
                 scope.get()));
+    }
+
+    private static Map<String, Object> nullable(Map<String, Object> schema) {
+        return Map.of("description", schema.get("description"), "anyOf", List.of(schema, Map.of("type", "null")));
     }
 
     /** A list of strings; absent or {@code null} is an empty list, anything else but strings is empty. */

@@ -117,7 +117,8 @@ public final class OidcRoutes {
                 .response(502, "the provider cannot be reached")
                 .handle(this::callback);
         if (registrar.isPresent()) {
-            routes.route(HandlerType.POST, "/api/auth/oidc/register").tag("auth").publicRoute().csrfExempt().jsonBody()
+            routes.route(HandlerType.POST, "/api/auth/oidc/register").tag("auth").publicRoute().csrfExempt()
+                    .jsonBody(ClientRegistrationRequest.SCHEMA)
                     .audit("auth", "client-register")
                     .summary("RFC 7591 dynamic client registration (OMCP_OIDC_DCR_ENABLED=true)")
                     .response(201, "the registered client, with client_secret shown once")

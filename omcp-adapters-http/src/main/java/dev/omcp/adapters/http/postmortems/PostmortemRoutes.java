@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.postmortems;
 
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodySchema;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.QueryString;
@@ -25,6 +26,7 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -53,10 +55,16 @@ public final class PostmortemRoutes implements HttpModule {
         this.postmortems = Objects.requireNonNull(postmortems, "postmortems");
     }
 
+    /** The body of {@code POST /api/postmortems}, as {@link #generate} reads it. */
+    private static final Map<String, Object> GENERATE_BODY = BodySchema.object("the service to write a post-mortem of")
+            .requiredProperty("service", BodySchema.string("the service, as list_services names it"))
+            .property("duration", BodySchema.string("the window before now to look at, like 30m, 1h or 2d; left out: 1h"))
+            .build();
+
     @Override
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.POST, "/api/postmortems").permission("postmortems", "write").tag("postmortems").queryParameters()
-                .jsonBody()
+                .jsonBody(GENERATE_BODY)
                 .summary("Generates a post-mortem with generate_postmortem (format json) as the caller and stores it; body "
                         + "{service, duration?} (duration default 1h); needs postmortems:write")
                 .response(201, "the stored entry {id, tenant, service, duration, createdAt, createdBy, report}")

@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.BodySchema;
 import dev.omcp.adapters.http.api.EntityTags;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.server.HttpModule;
@@ -16,6 +17,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import jakarta.json.JsonObject;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -38,6 +40,13 @@ public final class SettingsRoutes implements HttpModule {
         this.policy = Objects.requireNonNull(policy, "policy");
     }
 
+    /** The body of {@code PUT /api/settings}: members of {@code changeable}, of which there is one. */
+    private static final Map<String, Object> CHANGE_BODY = BodySchema.object("the changeable settings to change; a fixed or "
+                    + "unknown one is refused")
+            .property(ManageSettings.HEALTH_THRESHOLDS, ThresholdsSchema.SIGNALS)
+            .keyword("minProperties", 1)
+            .build();
+
     @Override
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.GET, "/api/settings").permission("settings", "read").tag("settings").queryParameters()
@@ -46,7 +55,8 @@ public final class SettingsRoutes implements HttpModule {
                 .response(200, "{changeable, fixed, persisted, note}; the ETag header is the version of changeable, for If-Match "
                         + "on PUT")
                 .handle(this::view);
-        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings").queryParameters().jsonBody()
+        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings").queryParameters()
+                .jsonBody(CHANGE_BODY)
                 .summary("Changes run-time settings: a body with keys of 'changeable' (healthThresholds, which also needs "
                         + "health:write); nothing changes unless all are valid; with If-Match only on that version of changeable "
                         + "(the ETag of GET); needs settings:write")

@@ -76,6 +76,10 @@ public final class SourcesRoutes implements HttpModule {
     /** Characters of a source name a log line keeps: a name has at most 63. */
     private static final int MAX_LOGGED_NAME = 64;
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
+    /** The body of {@code POST /api/sources} and {@code POST /api/sources/test}, as {@link #draft} reads it. */
+    private static final Map<String, Object> NEW_SOURCE = SourceSchema.of(List.of("name", "type"));
+    /** The body of {@code PUT /api/sources/{name}}: the path names the source when the body does not. */
+    private static final Map<String, Object> REPLACED_SOURCE = SourceSchema.of(List.of("type"));
 
     /**
      * The common body refusals in this module's shape, {@code {code, reason, error}}, with every
@@ -116,7 +120,7 @@ public final class SourcesRoutes implements HttpModule {
                 .response(401, "login modes: no valid session")
                 .handle(this::list);
         routes.route(HandlerType.POST, "/api/sources").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
-                .jsonBody()
+                .jsonBody(NEW_SOURCE)
                 .summary("Add a source and connect it; needs sources:write")
                 .response(201, "added; Location is its path, /api/sources/{name}")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
@@ -131,13 +135,13 @@ public final class SourcesRoutes implements HttpModule {
                 .response(404, "no such source")
                 .handle(this::one);
         routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
-                .jsonBody()
+                .jsonBody(NEW_SOURCE)
                 .summary("Connect to a source and check its health without saving it; needs sources:write")
                 .response(200, "the check ran; ok tells whether the backend answered")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
                 .handle(this::test);
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
-                .jsonBody()
+                .jsonBody(REPLACED_SOURCE)
                 .summary("Replace a source; a masked secret, an omitted url, tenant or enabled keeps the stored value; "
                         + "read-only fields are accepted only as the source has them; with If-Match only on that version "
                         + "(the ETag of GET /api/sources/{name}); needs sources:write")

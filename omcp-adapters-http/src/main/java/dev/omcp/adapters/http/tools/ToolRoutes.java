@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.tools;
 
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodySchema;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.QueryString;
@@ -18,6 +19,7 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -41,6 +43,12 @@ public final class ToolRoutes implements HttpModule {
     static final String GET_TOPOLOGY = "get_topology";
     /** MCP tool names: 1-128 of {@code A-Z a-z 0-9 _ - .}. */
     private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    /** The body of {@code POST /api/playground/invoke}, as {@link #playground} reads it. */
+    private static final Map<String, Object> INVOKE_BODY = BodySchema.object("the tool to run and its arguments")
+            .requiredProperty("tool", BodySchema.string("a tool name from tools/list", TOOL_NAME))
+            .property("arguments", BodySchema.freeObject("the tool's arguments by name, judged by its inputSchema in tools/list; "
+                    + "left out: none"))
+            .build();
     private static final Logger LOG = LoggerFactory.getLogger(ToolRoutes.class);
 
     private final InvokeTool tools;
@@ -72,7 +80,7 @@ public final class ToolRoutes implements HttpModule {
                 .response(503, "this gateway has no get_topology tool (OMCP_TOOL_UNAVAILABLE)")
                 .handle(ctx -> fromParameters(ctx, GET_TOPOLOGY));
         routes.route(HandlerType.POST, "/api/playground/invoke").permission("playground", "invoke").tag("playground").queryParameters()
-                .jsonBody()
+                .jsonBody(INVOKE_BODY)
                 .summary("Runs a tool as the caller through the same interceptor chain as /mcp; body {tool, arguments?}; "
                         + "needs playground:invoke")
                 .response(200, "the tool's answer, error results included: {tool, isError, structuredContent, content}")

@@ -1,6 +1,7 @@
 package dev.omcp.adapters.http.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.access.Permission;
 import java.util.List;
@@ -11,6 +12,14 @@ import org.junit.jupiter.api.Test;
 /** The refusals the management guard answers before any handler are in the document of every route they can reach. */
 class OpenApiDocumentTest {
     private static final List<ApiRoutes.Response> OK = List.of(new ApiRoutes.Response(200, "OK", "application/json"));
+    private static final Map<String, Object> NAMED = BodySchema.object("a named thing")
+            .requiredProperty("name", BodySchema.string("its name", 1, 63))
+            .property("enabled", BodySchema.bool("whether it is on"))
+            .build();
+
+    private static ApiRoutes.RequestBody jsonBody(Map<String, Object> schema) {
+        return new ApiRoutes.RequestBody(List.of("application/json"), true, Optional.of(schema));
+    }
 
     private static ApiRoutes.Route route(String method, String path, boolean publicRoute, Permission permission, boolean csrfExempt,
             boolean audited) {
@@ -80,9 +89,9 @@ class OpenApiDocumentTest {
 
     @Test
     void aRouteReadingAJsonBody_documentsTheBody_andEveryRefusalOfOne() {
-        ApiRoutes.Route route = withBody(OK, new ApiRoutes.RequestBody(List.of("application/json"), true));
+        ApiRoutes.Route route = withBody(OK, jsonBody(NAMED));
         assertThat(operation(route).get("requestBody")).isEqualTo(Map.of("required", true,
-                "content", Map.of("application/json", Map.of("schema", Map.of("type", "object")))));
+                "content", Map.of("application/json", Map.of("schema", NAMED))));
         Map<String, Map<String, Object>> responses = responses(route);
         assertThat(responses.get("400").get("description")).asString().contains("OMCP_INVALID_BODY");
         assertThat(responses.get("408").get("description")).asString().contains("OMCP_BODY_TIMEOUT");
@@ -94,7 +103,7 @@ class OpenApiDocumentTest {
     void aRouteReadingABodyOfItsOwnFormat_keepsItsOwnRefusals_andGetsOnlyTheDeadline() {
         ApiRoutes.Route route = withBody(List.of(new ApiRoutes.Response(201, "installed", "application/json"),
                         new ApiRoutes.Response(413, "over 50 MiB (OMCP_BUNDLE_TOO_LARGE)", "application/json")),
-                new ApiRoutes.RequestBody(List.of("application/octet-stream"), false));
+                new ApiRoutes.RequestBody(List.of("application/octet-stream"), false, Optional.empty()));
         assertThat(operation(route).get("requestBody")).isEqualTo(Map.of("required", true,
                 "content", Map.of("application/octet-stream", Map.of())));
         Map<String, Map<String, Object>> responses = responses(route);
@@ -107,7 +116,7 @@ class OpenApiDocumentTest {
         ApiRoutes.Route route = withBody(List.of(new ApiRoutes.Response(200, "OK", "application/json"),
                         new ApiRoutes.Response(415, "not JSON (OMCP_UNSUPPORTED_MEDIA_TYPE)", "application/json"),
                         new ApiRoutes.Response(400, "invalid thresholds (OMCP_INVALID_THRESHOLDS)", "application/json")),
-                new ApiRoutes.RequestBody(List.of("application/json"), true));
+                jsonBody(NAMED));
         Map<String, Map<String, Object>> responses = responses(route);
         assertThat(responses.get("415").get("description")).isEqualTo("not JSON (OMCP_UNSUPPORTED_MEDIA_TYPE)");
         assertThat(responses.get("400").get("description")).asString().startsWith("invalid thresholds (OMCP_INVALID_THRESHOLDS); ")
@@ -129,5 +138,36 @@ class OpenApiDocumentTest {
                 .get("components")).get("schemas");
         assertThat(schemas).containsKey("Error");
         assertThat(((Map<?, ?>) schemas.get("Error")).get("required")).isEqualTo(List.of("code", "error"));
+    }
+
+    @Test
+    void aJsonBody_cannotBePublishedAsABareObject_norWithoutASchema() {
+        assertThatThrownBy(() -> jsonBody(Map.of("type", "object"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not just");
+        assertThatThrownBy(() -> jsonBody(Map.of("type", "object", "properties", Map.of("a", Map.of("type", "string")))))
+                .as("properties without a description").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ApiRoutes.RequestBody(List.of("application/json"), true, Optional.empty()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ApiRoutes.RequestBody(List.of("application/octet-stream"), false, Optional.of(NAMED)))
+                .as("a schema for a body that is not JSON").isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anObjectSchema_takesOnlyItsProperties_unlessItSaysWhatElseItTakes() {
+        assertThat(NAMED).containsEntry("type", "object").containsEntry("required", List.of("name"))
+                .containsEntry("additionalProperties", false);
+        assertThat(NAMED.get("properties")).isEqualTo(Map.of(
+                "name", Map.of("type", "string", "description", "its name", "minLength", 1, "maxLength", 63),
+                "enabled", Map.of("type", "boolean", "description", "whether it is on")));
+        Map<String, Object> open = BodySchema.object("metadata").otherMembers("ignored").build();
+        assertThat(open).containsEntry("additionalProperties", Map.of("description", "ignored"));
+        assertThat(BodySchema.describes(open)).isTrue();
+        assertThatThrownBy(() -> BodySchema.object("x").required(List.of("missing"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aPatternOfTheHandler_isAnchored_asItsWholeMatchIs() {
+        assertThat(BodySchema.string("a name", java.util.regex.Pattern.compile("[a-z]+|[0-9]+")))
+                .containsEntry("pattern", "^(?:[a-z]+|[0-9]+)$");
     }
 }
