@@ -175,6 +175,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
+                .audit(audit)
                 .module(sources.routes())
                 .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
                 .apiGuard(access.guard())

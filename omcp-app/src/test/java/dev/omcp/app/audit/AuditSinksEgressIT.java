@@ -18,6 +18,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -27,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The audit webhook and object-storage sinks go through the same egress guard as sources (spec
@@ -161,6 +164,44 @@ class AuditSinksEgressIT {
             assertThat(sink.get("lastFailure").asText()).startsWith("HTTP 400");
             assertThat(Instant.parse(sink.get("failingSince").asText())).isBefore(Instant.now().plusSeconds(1));
             assertThat(body).doesNotContain("whk-secret-token-42").doesNotContain(String.valueOf(receiver.getAddress().getPort()));
+        }
+    }
+
+    @Test
+    void anEntryNeitherDeliveredNorDeadLettered_isCountedAsLost_byGetApiAudit_andAtMetrics(@TempDir Path dir) throws Exception {
+        // the dead-letter file's folder is a regular file: the write fails, as on a full or read-only disk
+        Path notAFolder = Files.writeString(dir.resolve("not-a-folder"), "x");
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUDIT_WEBHOOK_URL", receiverByName() + "/refuse");
+        env.put("OMCP_AUDIT_WEBHOOK_DEADLETTER", notAFolder.resolve("dead.jsonl").toString());
+        env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        HttpClient http = HttpClient.newHttpClient();
+        try (GatewayAssembly gateway = start(env)) {
+            URI audit = URI.create("http://127.0.0.1:" + gateway.port() + "/api/audit");
+            URI metrics = URI.create("http://127.0.0.1:" + gateway.port() + "/metrics");
+            assertThat(http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString()).body())
+                    .as("exported from 0, so an alert on it works from the first loss")
+                    .contains("omcp_audit_sink_lost_total{sink=\"webhook\"} 0.0").contains("omcp_audit_recording 1.0");
+
+            gateway.audit().record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200,
+                    "127.0.0.1", "prom"));
+
+            String body = "";
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
+            while (Instant.now().isBefore(deadline)) {
+                body = http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (JSON.readTree(body).at("/sinks/0/deadLettered").asLong() == 1) {
+                    break;
+                }
+                Thread.sleep(50); // waits for the background delivery; no time rule is judged here
+            }
+            JsonNode sink = JSON.readTree(body).at("/sinks/0");
+            assertThat(sink.get("deadLettered").asLong()).as(body).isEqualTo(1);
+            assertThat(sink.get("lost").asLong()).as(body).isEqualTo(1);
+            String text = http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(text).contains("omcp_audit_sink_lost_total{sink=\"webhook\"} 1.0")
+                    .contains("omcp_audit_sink_dead_lettered_total{sink=\"webhook\"} 1.0")
+                    .contains("omcp_audit_sink_delivered_total{sink=\"webhook\"} 0.0");
         }
     }
 }

@@ -472,7 +472,7 @@ class AuditChainTest {
 
     @Test
     void theHistoryReportsEverySinksStatus_soAnOperatorSeesADestinationThatIsDown() {
-        AuditSinkStatus down = new AuditSinkStatus("webhook", 3, 0, 7, 2, Optional.of(Instant.parse("2025-03-01T09:00:00Z")),
+        AuditSinkStatus down = new AuditSinkStatus("webhook", 3, 0, 7, 2, 0, Optional.of(Instant.parse("2025-03-01T09:00:00Z")),
                 Optional.of("HTTP 503"));
         AuditSink failing = new AuditSink() {
             public String name() { return "webhook"; }

@@ -52,7 +52,8 @@ public final class AuditRoutes implements HttpModule {
                         + " tenant's entries only. Permission audit:read")
                 .response(200, "entries, count, nextBeforeSeq, searchComplete (false: the search stopped at its work budget;"
                         + " continue with beforeSeq=nextBeforeSeq), tipSeq, tipHash, persisted, recording (ok, failing or stopped),"
-                        + " sinks (each sink's delivery status)")
+                        + " sinks (each sink's delivery status: name, queued, delivered, deadLettered, overflowed, lost (entries"
+                        + " neither delivered nor written to the dead-letter file), failingSince, lastFailure)")
                 .response(400, "a parameter is invalid: {code, error}")
                 .handle(this::list);
     }
@@ -111,6 +112,7 @@ public final class AuditRoutes implements HttpModule {
         json.put("delivered", sink.delivered());
         json.put("deadLettered", sink.deadLettered());
         json.put("overflowed", sink.overflowed());
+        json.put("lost", sink.lost());
         json.put("failingSince", sink.failingSince().map(AuditEntry::formatTimestamp).orElse(null));
         json.put("lastFailure", sink.lastFailure().orElse(null));
         return json;

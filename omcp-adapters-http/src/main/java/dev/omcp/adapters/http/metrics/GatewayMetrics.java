@@ -1,8 +1,12 @@
 package dev.omcp.adapters.http.metrics;
 
+import dev.omcp.ports.audit.AuditRecording;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import dev.omcp.ports.mcp.McpTransport;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -11,11 +15,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The gateway's own metrics at {@code /metrics}, kept with the official Prometheus Java client:
  * request counts and latency per HTTP route and per MCP method, refusals of agents per reason,
- * refused password logins per answer code, and the JVM's metrics.
+ * refused password logins per answer code, whether the audit log records and how each audit sink
+ * delivers (read at each scrape), and the JVM's metrics.
  */
 public final class GatewayMetrics {
     /** From half a millisecond (a cached {@code tools/list}) to half a minute (a slow backend fan-out). */
@@ -123,6 +130,49 @@ public final class GatewayMetrics {
                 }
             }
         }
+    }
+
+    /**
+     * Exports the audit log's state, read at each scrape (the chain keeps the counts; nothing is
+     * copied here): whether it records, and each sink's counters, every one from 0 so an alert on
+     * it works from the first entry lost. Call once, before the first scrape.
+     *
+     * @param recording whether the log records now
+     * @param sinks each sink's status, as {@code GET /api/audit} reports it
+     */
+    public void audit(Supplier<AuditRecording> recording, Supplier<List<AuditSinkStatus>> sinks) {
+        GaugeWithCallback.builder()
+                .name("omcp_audit_recording")
+                .help("1 while the audit log records entries; 0 while it cannot (failing) or has stopped: changes through the "
+                        + "management API are then refused with 503. GET /api/audit tells which; the gateway's log says why")
+                .callback(gauge -> gauge.call(recording.get() == AuditRecording.OK ? 1 : 0))
+                .register(registry);
+        sinkCounter("omcp_audit_sink_delivered", "Audit entries the sink's destination (webhook, object store) accepted, by sink",
+                sinks, AuditSinkStatus::delivered);
+        sinkCounter("omcp_audit_sink_dead_lettered", "Audit entries the sink gave up delivering and wrote to its dead-letter file "
+                + "(or only logged, without one), by sink; replay them from that file once the destination is back", sinks,
+                AuditSinkStatus::deadLettered);
+        sinkCounter("omcp_audit_sink_overflowed", "Of the dead-lettered audit entries, those given up at once because the sink's "
+                + "queue was full: the destination is slower than the gateway or unreachable", sinks, AuditSinkStatus::overflowed);
+        sinkCounter("omcp_audit_sink_lost", "Audit entries neither delivered nor written to the dead-letter file (it failed or "
+                + "could not keep up), by sink: the sink's copy of the log misses them; they remain only in the gateway's audit "
+                + "file. Alert on any increase; fix the dead-letter file's disk and copy the missing entries (seq in the gateway's "
+                + "log, event=audit-dead-letter-failed or audit-dead-letter-lost) from the audit file", sinks, AuditSinkStatus::lost);
+        GaugeWithCallback.builder()
+                .name("omcp_audit_sink_queued")
+                .help("Audit entries waiting in the sink's queue to be delivered now, by sink")
+                .labelNames("sink")
+                .callback(gauge -> sinks.get().forEach(sink -> gauge.call(sink.queued(), sink.name())))
+                .register(registry);
+    }
+
+    private void sinkCounter(String name, String help, Supplier<List<AuditSinkStatus>> sinks, ToLongFunction<AuditSinkStatus> count) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames("sink")
+                .callback(counter -> sinks.get().forEach(sink -> counter.call(count.applyAsLong(sink), sink.name())))
+                .register(registry);
     }
 
     /**

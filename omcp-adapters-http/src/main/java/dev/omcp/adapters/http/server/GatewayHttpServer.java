@@ -17,6 +17,7 @@ import dev.omcp.adapters.http.metrics.McpRefusalReason;
 import dev.omcp.adapters.http.security.HostOriginGuard;
 import dev.omcp.adapters.http.security.SecurityHeaders;
 import dev.omcp.adapters.http.security.TrustedProxies;
+import dev.omcp.ports.audit.AuditHistory;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
@@ -38,6 +39,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -95,6 +97,7 @@ public final class GatewayHttpServer implements AutoCloseable {
     private GatewayHttpServer(Builder builder) {
         this.settings = builder.settings;
         GatewayMetrics metrics = new GatewayMetrics(new HashSet<>(builder.description.conformance().methods()));
+        builder.audit.ifPresent(audit -> metrics.audit(audit::recording, audit::sinks));
         HostOriginGuard guard = new HostOriginGuard(settings.host(), settings.allowedHosts(), settings.allowedOrigins());
         this.bodyDeadlines = new BodyDeadlines(settings.bodyReadGrace(), settings.bodyMinBytesPerSecond());
         this.streamableHttp = new StreamableHttpTransport(
@@ -503,8 +506,18 @@ public final class GatewayHttpServer implements AutoCloseable {
         private TrustedProxies proxies = TrustedProxies.none();
         private Clock clock = Clock.systemUTC();
         private int webSocketsPerCredential = WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL;
+        private Optional<AuditHistory> audit = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * The audit log whose state {@code /metrics} exports (whether it records; each sink's delivered,
+         * dead-lettered, overflowed and lost entries). Default: none, for an embedder without one.
+         */
+        public Builder audit(AuditHistory audit) {
+            this.audit = Optional.of(Objects.requireNonNull(audit, "audit"));
+            return this;
+        }
 
         /**
          * How many WebSockets one credential may hold open at once (default

@@ -2,12 +2,17 @@ package dev.omcp.adapters.http.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.ports.audit.AuditRecording;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Label values at /metrics come from a bounded set, whatever clients send. */
@@ -117,5 +122,28 @@ class GatewayMetricsTest {
         String text = scrape(metrics);
         assertThat(text).contains("omcp_mcp_refusals_total{reason=\"protocol-version\",transport=\"streamable-http\"} 1.0")
                 .contains("omcp_mcp_refusals_total{reason=\"content-type\",transport=\"websocket\"} 1.0");
+    }
+
+    @Test
+    void auditSinkCounters_areReadAtEachScrape_withHelpThatSaysWhatToDo() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of());
+        AtomicReference<AuditSinkStatus> webhook = new AtomicReference<>(
+                new AuditSinkStatus("webhook", 0, 0, 0, 0, 0, Optional.empty(), Optional.empty()));
+        AtomicReference<AuditRecording> recording = new AtomicReference<>(AuditRecording.OK);
+        metrics.audit(recording::get, () -> List.of(webhook.get()));
+        String fresh = scrape(metrics);
+        assertThat(fresh).contains("omcp_audit_sink_lost_total{sink=\"webhook\"} 0.0");
+        assertThat(fresh).contains("omcp_audit_recording 1.0");
+
+        webhook.set(new AuditSinkStatus("webhook", 4, 10, 7, 2, 3, Optional.empty(), Optional.empty()));
+        recording.set(AuditRecording.FAILING);
+        String text = scrape(metrics);
+        assertThat(text).contains("omcp_audit_sink_delivered_total{sink=\"webhook\"} 10.0");
+        assertThat(text).contains("omcp_audit_sink_dead_lettered_total{sink=\"webhook\"} 7.0");
+        assertThat(text).contains("omcp_audit_sink_overflowed_total{sink=\"webhook\"} 2.0");
+        assertThat(text).contains("omcp_audit_sink_lost_total{sink=\"webhook\"} 3.0");
+        assertThat(text).contains("omcp_audit_sink_queued{sink=\"webhook\"} 4.0");
+        assertThat(text).contains("omcp_audit_recording 0.0");
+        assertThat(text).containsPattern("# HELP omcp_audit_sink_lost_total .*dead-letter.*audit file");
     }
 }

@@ -37,8 +37,9 @@ public final class BatchingAuditSink implements AuditSink {
     /**
      * Counters for tests and metrics.
      *
-     * @param lost of {@code deadLettered}, entries that overflowed while the dead-letter file was so slow that
-     *     they could not even wait for it: only logged (they remain in the audit file)
+     * @param lost of {@code deadLettered}, entries the dead-letter file did not take: it failed to write them, or
+     *     they overflowed while it was so slow that they could not even wait for it; only logged (they remain in
+     *     the audit file)
      */
     public record Stats(long delivered, long deadLettered, long overflowed, long attempts, long lost) {}
 
@@ -91,7 +92,7 @@ public final class BatchingAuditSink implements AuditSink {
         this.pacer = Objects.requireNonNull(pacer, "pacer");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.handOff = new DeadLetterHandOff(name, deadLetters, Math.max(settings.queueCapacity(), HAND_OFF_MIN_CAPACITY),
-                settings.shutdownGrace(), clock, deadLettered::addAndGet);
+                settings.shutdownGrace(), clock, deadLettered::addAndGet, lost::addAndGet);
         this.pump = new BatchPump<>("omcp-audit-sink-" + name, settings.queueCapacity(), settings.window(),
                 settings.shutdownGrace(), clock, new BatchPump.Handler<>() {
                     @Override
@@ -182,7 +183,7 @@ public final class BatchingAuditSink implements AuditSink {
     @Override
     public Optional<AuditSinkStatus> status() {
         Failing now = failing;
-        return Optional.of(new AuditSinkStatus(name, pump.queued(), delivered.get(), deadLettered.get(), overflowed.get(),
+        return Optional.of(new AuditSinkStatus(name, pump.queued(), delivered.get(), deadLettered.get(), overflowed.get(), lost.get(),
                 Optional.ofNullable(now).map(Failing::since), Optional.ofNullable(now).map(Failing::reason)));
     }
 
@@ -235,8 +236,11 @@ public final class BatchingAuditSink implements AuditSink {
         if (records.isEmpty()) {
             return;
         }
-        deadLetters.write(name, reason, attemptCount, records);
+        boolean kept = deadLetters.write(name, reason, attemptCount, records);
         deadLettered.addAndGet(records.size());
+        if (!kept) {
+            lost.addAndGet(records.size());
+        }
     }
 
     /**

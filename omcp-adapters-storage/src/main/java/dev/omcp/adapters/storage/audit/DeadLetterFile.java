@@ -61,10 +61,13 @@ public final class DeadLetterFile {
      * forces the file to disk. May wait for the disk, so it is for a sink's own threads only, never a
      * request thread (see {@link DeadLetterHandOff}). After {@link #close} it still writes, and closes
      * the file again at once, so a late entry is kept without leaving a descriptor open.
+     *
+     * @return false when the file could not take them (logged): the sink's copy misses them, so the
+     *     caller counts them as lost; true when written, or logged as the operator chose without a file
      */
-    public void write(String sink, String reason, int attempts, List<AuditRecord> records) {
+    public boolean write(String sink, String reason, int attempts, List<AuditRecord> records) {
         if (records.isEmpty()) {
-            return;
+            return true;
         }
         long first = records.get(0).entry().seq();
         long last = records.get(records.size() - 1).entry().seq();
@@ -72,7 +75,7 @@ public final class DeadLetterFile {
             LOG.error("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" outcome=lost"
                     + " note=\"no dead-letter file is configured; the entries remain in the audit file\"",
                     sink, first, last, attempts, reason);
-            return;
+            return true;
         }
         byte[] lines = lines(sink, reason, attempts, records);
         lock.lock();
@@ -86,9 +89,11 @@ public final class DeadLetterFile {
             channel.force(false);
             LOG.warn("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" file={}",
                     sink, first, last, attempts, reason, file.get());
+            return true;
         } catch (IOException e) {
             LOG.error("event=audit-dead-letter-failed sink={} firstSeq={} lastSeq={} reason=\"{}\" file={} outcome=lost"
                     + " note=\"the entries remain in the audit file\"", sink, first, last, reason, file.get(), e);
+            return false;
         } finally {
             if (closed) {
                 closeChannel();

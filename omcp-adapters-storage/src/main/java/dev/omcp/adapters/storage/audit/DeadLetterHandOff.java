@@ -29,6 +29,7 @@ final class DeadLetterHandOff implements AutoCloseable {
     private final String sink;
     private final DeadLetterFile file;
     private final IntConsumer givenUp;
+    private final IntConsumer lost;
     private final BatchPump<Letter> pump;
 
     /**
@@ -36,11 +37,14 @@ final class DeadLetterHandOff implements AutoCloseable {
      *
      * @param capacity records that may wait for the writer; it also holds at most that many while it writes
      * @param givenUp told how many records were written, or could not be and were logged as lost
+     * @param lost told how many of those could not be written (after {@code givenUp} was told of them)
      */
-    DeadLetterHandOff(String sink, DeadLetterFile file, int capacity, Duration shutdownGrace, Clock clock, IntConsumer givenUp) {
+    DeadLetterHandOff(String sink, DeadLetterFile file, int capacity, Duration shutdownGrace, Clock clock, IntConsumer givenUp,
+            IntConsumer lost) {
         this.sink = Objects.requireNonNull(sink, "sink");
         this.file = Objects.requireNonNull(file, "file");
         this.givenUp = Objects.requireNonNull(givenUp, "givenUp");
+        this.lost = Objects.requireNonNull(lost, "lost");
         this.pump = new BatchPump<>("omcp-audit-dead-letters-" + sink, capacity, new BatchWindow(Math.min(capacity, 1000), GATHER),
                 shutdownGrace, clock, new BatchPump.Handler<>() {
                     @Override
@@ -60,6 +64,7 @@ final class DeadLetterHandOff implements AutoCloseable {
                                 + " note=\"the entries remain in the audit file\"", sink, letters.get(0).record().entry().seq(),
                                 letters.get(letters.size() - 1).record().entry().seq());
                         givenUp.accept(letters.size());
+                        lost.accept(letters.size());
                     }
                 });
     }
@@ -90,8 +95,11 @@ final class DeadLetterHandOff implements AutoCloseable {
         for (int i = 1; i <= letters.size(); i++) {
             if (i == letters.size() || !letters.get(i).reason().equals(letters.get(from).reason())) {
                 List<AuditRecord> run = letters.subList(from, i).stream().map(Letter::record).toList();
-                file.write(sink, letters.get(from).reason(), 0, run);
+                boolean kept = file.write(sink, letters.get(from).reason(), 0, run);
                 givenUp.accept(run.size());
+                if (!kept) {
+                    lost.accept(run.size());
+                }
                 from = i;
             }
         }

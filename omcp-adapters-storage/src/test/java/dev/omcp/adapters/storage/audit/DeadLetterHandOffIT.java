@@ -132,6 +132,24 @@ class DeadLetterHandOffIT {
     }
 
     @Test
+    void anEntryTheDeadLetterFileCannotTake_isCountedAsLost_andStatusReportsIt() throws Exception {
+        // the dead-letter file's folder is a regular file: every write fails, as on a full or read-only disk
+        Path notAFolder = Files.writeString(dir.resolve("not-a-folder"), "x");
+        Delivery refusing = batch -> new Delivery.Permanent("HTTP 400: refused");
+        BatchingAuditSink sink = sink(refusing, new DeadLetterFile(Optional.of(notAFolder.resolve("dead.jsonl")), Clock.systemUTC()), 5);
+        try {
+            sink.publish(TestRecords.record(1, T0, "user:a", "update", "s"));
+            await(() -> sink.stats().deadLettered() == 1);
+        } finally {
+            sink.close();
+        }
+
+        assertThat(sink.stats().lost()).as("refused by the destination and not written to the dead-letter file").isEqualTo(1);
+        assertThat(sink.status().orElseThrow().lost()).isEqualTo(1);
+        assertThat(sink.status().orElseThrow().deadLettered()).isEqualTo(1);
+    }
+
+    @Test
     void anEntryArrivingAfterTheSinkClosed_isStillDeadLettered_andLeavesNoFileOpen() throws Exception {
         Path file = dir.resolve("dead.jsonl");
         BatchingAuditSink sink = sink(batch -> new Delivery.Delivered(),
