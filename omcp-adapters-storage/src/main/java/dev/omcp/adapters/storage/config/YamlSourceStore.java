@@ -67,7 +67,7 @@ import org.yaml.snakeyaml.representer.Representer;
  *     type: prometheus
  *     url: https://prometheus.example.com
  *     tenant: acme              # optional
- *     enabled: true             # optional
+ *     enabled: true             # optional; ${PROM_ENABLED:-true} switches it per environment
  *     auth: {type: bearer, token: ${PROM_TOKEN}}
  *     metrics: {cpu: 'sum by ({{by}}) (rate(my_cpu_seconds_total{{{selector}}}[{{window}}]))'}
  * plugins:
@@ -96,7 +96,8 @@ import org.yaml.snakeyaml.representer.Representer;
  * holds a lock on {@code <file>.lock} against other processes ({@link SourcesFileLock}) and is
  * refused when the file no longer holds what this store last read or wrote, rather than dropping
  * that change. A string that came from {@code ${VAR}}
- * and did not change is written back as {@code ${VAR}} (also in a list that gained or lost items),
+ * and did not change is written back as {@code ${VAR}} (also in a list that gained or lost items;
+ * likewise a number, and an {@code enabled} whose state did not change),
  * so secrets from the environment never reach the disk; any other string is written with each
  * {@code ${} as {@code $${}, so text from the API never becomes a reference into the environment.
  * Comments of a hand-written file are not kept on write-back. Thread-safe.
@@ -113,6 +114,7 @@ public final class YamlSourceStore implements SourceStore {
     private static final List<String> RESERVED = SourceDefinition.OWN_FIELDS;
     private static final String HEALTH = "health";
     private static final String THRESHOLDS = "thresholds";
+    private static final String ENABLED = "enabled";
     /** The fields of a signal in the health block that take a number. */
     private static final Set<String> NUMERIC_FIELDS = Set.of("degraded", "critical", "weight");
 
@@ -361,7 +363,8 @@ public final class YamlSourceStore implements SourceStore {
                         Optional<BigDecimal> number = DecimalText.parse(substituted);
                         if (number.isEmpty() && NUMERIC_FIELDS.contains(field)) {
                             // the core's "must be a number" would not say which variable is missing or wrong
-                            errors.add(where + ": " + noNumberFrom(text, substituted));
+                            errors.add(where + ": "
+                                    + UnusableReference.describe(substitution, text, substituted, UnusableReference.NUMBER));
                         } else {
                             signalJson.add(field, number.<JsonValue>map(Jsonp::value).orElseGet(() -> Jsonp.value(substituted)));
                         }
@@ -392,27 +395,6 @@ public final class YamlSourceStore implements SourceStore {
      */
     private static String quotedKey(Object key) {
         return BackendText.quoted(key, 64);
-    }
-
-    /**
-     * Why the threshold {@code written} as a {@code ${VAR}} reference gave no number: which variable
-     * is unset, or how long what it gave is. Never the value itself: a reference may name a secret
-     * by mistake, and this message ends on standard error and in the log.
-     */
-    private String noNumberFrom(String written, String substituted) {
-        String reference = BackendText.quoted(written, 64);
-        String number = "a number (for example 0.9, 500 or 5e2; no unit)";
-        List<String> unset = substitution.unsetIn(written);
-        if (!unset.isEmpty()) {
-            return reference + " gives no number: " + String.join(", ", unset) + (unset.size() == 1 ? " is not set; set it to "
-                    : " are not set; set them to ") + number + ", or give a default: ${" + unset.getFirst() + ":-<number>}";
-        }
-        String names = String.join(", ", Substitution.namesIn(written));
-        if (substituted.isEmpty()) {
-            return reference + " gives an empty value; set " + names + " to " + number;
-        }
-        return reference + " gives " + substituted.codePointCount(0, substituted.length()) + " characters that are not a number; set "
-                + names + " to " + number;
     }
 
     private List<PluginPin> pins(List<String> problems) {
@@ -454,18 +436,38 @@ public final class YamlSourceStore implements SourceStore {
         String type = requiredString(raw, "type");
         String url = optionalString(raw, "url");
         String tenant = optionalString(raw, "tenant");
-        Object enabled = raw.getOrDefault("enabled", Boolean.TRUE);
-        if (!(enabled instanceof Boolean)) {
-            throw new IllegalArgumentException("'enabled' must be true or false");
-        }
+        boolean enabled = enabled(raw.getOrDefault(ENABLED, Boolean.TRUE));
         JsonObjectBuilder settings = Jsonp.object();
         raw.forEach((k, v) -> {
             if (!RESERVED.contains(k)) {
                 settings.add(k, json(v, k));
             }
         });
-        return new SourceDefinition(new SourceConfig(name, type, url, tenant, settings.build()), (Boolean) enabled,
+        return new SourceDefinition(new SourceConfig(name, type, url, tenant, settings.build()), enabled,
                 SourceDefinition.Origin.FILE);
+    }
+
+    /**
+     * A source's state as the file gives it: a YAML boolean, or a {@code ${VAR}} reference that gives
+     * {@code true} or {@code false} ({@link SwitchText}), so that a deployment can switch a source per
+     * environment (Helm values). Anything else skips the entry, naming the variable, never its value.
+     */
+    private boolean enabled(Object written) {
+        if (written instanceof Boolean state) {
+            return state;
+        }
+        if (written instanceof String text && Substitution.hasReference(text)) {
+            String substituted = substitution.apply(text);
+            return SwitchText.parse(substituted).orElseThrow(() -> new IllegalArgumentException("'" + ENABLED + "': "
+                    + UnusableReference.describe(substitution, text, substituted, UnusableReference.STATE)));
+        }
+        throw new IllegalArgumentException("'" + ENABLED + "' must be true or false, or a ${VAR} reference that gives one");
+    }
+
+    /** The state a {@code ${VAR}} reference written for {@code enabled} gives now, if it is one that gives a state. */
+    private Optional<Boolean> stateFrom(Object written) {
+        return written instanceof String text && Substitution.hasReference(text)
+                ? SwitchText.parse(substitution.apply(text)) : Optional.empty();
     }
 
     private String requiredString(Map<String, Object> raw, String key) {
@@ -625,8 +627,10 @@ public final class YamlSourceStore implements SourceStore {
         if (!c.tenant().isEmpty()) {
             entry.put("tenant", restore(Jsonp.value(c.tenant()), raw.get("tenant")));
         }
-        if (!d.enabled()) {
-            entry.put("enabled", false);
+        if (stateFrom(raw.get(ENABLED)).equals(Optional.of(d.enabled()))) {
+            entry.put(ENABLED, raw.get(ENABLED)); // the state still follows the variable, as the operator wrote it
+        } else if (!d.enabled()) {
+            entry.put(ENABLED, false);
         }
         c.settings().forEach((k, v) -> entry.put(k, restore(v, raw.get(k))));
         return entry;

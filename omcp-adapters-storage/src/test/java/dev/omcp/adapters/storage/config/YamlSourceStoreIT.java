@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.ports.plugins.PluginPin;
@@ -530,5 +531,68 @@ class YamlSourceStoreIT {
 
         assertThat(Files.readString(file)).contains("--token=${PROM_TOKEN}", "--host=${PROM_HOST}", "--verbose")
                 .doesNotContain("tok-from-env");
+    }
+
+    @Test
+    void enabledAsAVariable_takesTrueOrFalseFromIt_andAnythingElseSkipsTheEntryNamingTheVariableNotItsValue() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - {name: set-off, type: prometheus, url: https://a.example.com, enabled: "${PROM_OFF}"}
+                  - {name: set-over-default, type: prometheus, url: https://b.example.com, enabled: "${PROM_ON:-false}"}
+                  - {name: by-default, type: prometheus, url: https://c.example.com, enabled: "${PROM_UNSET_D:-false}"}
+                  - {name: any-case, type: loki, url: https://d.example.com, enabled: "${LOKI_ON}"}
+                  - {name: words, type: loki, url: https://e.example.com, enabled: "${LOKI_WORDS}"}
+                  - {name: unset, type: loki, url: https://f.example.com, enabled: "${LOKI_UNSET}"}
+                  - {name: empty, type: loki, url: https://g.example.com, enabled: "${LOKI_EMPTY}"}
+                  - {name: text, type: loki, url: https://h.example.com, enabled: "maybe"}
+                """);
+        Map<String, String> env = Map.of("PROM_OFF", "false", "PROM_ON", "true", "LOKI_ON", " TRUE ", "LOKI_WORDS", "hunter2",
+                "LOKI_EMPTY", "");
+
+        SourcesDocument document = new YamlSourceStore(Optional.of(file), dir, env, List.of()).load();
+
+        assertThat(document.sources()).extracting(SourceDefinition::name, SourceDefinition::enabled).containsExactly(
+                tuple("set-off", false), tuple("set-over-default", true), tuple("by-default", false), tuple("any-case", true));
+        assertThat(document.problems()).containsExactly(
+                "sources entry 5: 'enabled': ${LOKI_WORDS} gives 7 characters that are neither true nor false; set LOKI_WORDS to "
+                        + "true or false",
+                "sources entry 6: 'enabled': ${LOKI_UNSET} gives neither true nor false: LOKI_UNSET is not set; set it to true or "
+                        + "false, or give a default: ${LOKI_UNSET:-true}",
+                "sources entry 7: 'enabled': ${LOKI_EMPTY} gives an empty value; set LOKI_EMPTY to true or false",
+                "sources entry 8: 'enabled' must be true or false, or a ${VAR} reference that gives one");
+        assertThat(String.join("\n", document.problems())).doesNotContain("hunter2");
+    }
+
+    @Test
+    void enabledAsAVariable_isWrittenBackAsTheVariable_untilTheApiSwitchesTheSource() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: logs
+                    type: loki
+                    url: https://loki.example.com
+                    enabled: ${LOKI_ENABLED}
+                  - name: prom
+                    type: prometheus
+                    url: https://prom.example.com
+                    enabled: ${PROM_ENABLED:-true}
+                """);
+        Map<String, String> env = Map.of("LOKI_ENABLED", "false");
+        YamlSourceStore store = new YamlSourceStore(Optional.of(file), dir, env, List.of());
+        List<SourceDefinition> loaded = store.load().sources();
+        // an API edit of another setting sends each source back in the state the variable gave it
+        List<SourceDefinition> edited = loaded.stream().map(d -> new SourceDefinition(new SourceConfig(d.name(), d.config().type(),
+                d.config().url(), "", Json.createObjectBuilder().add("logFormat", "json").build()), d.enabled(), d.origin())).toList();
+        store.save(edited);
+
+        assertThat(Files.readString(file)).contains("enabled: ${LOKI_ENABLED}", "enabled: ${PROM_ENABLED:-true}", "logFormat: json");
+        SourcesDocument restarted = new YamlSourceStore(Optional.of(file), dir, Map.of("LOKI_ENABLED", "true"), List.of()).load();
+        assertThat(restarted.problems()).isEmpty();
+        // the next start follows the variable again
+        assertThat(restarted.sources()).extracting(SourceDefinition::enabled).containsExactly(true, true);
+
+        // switching a source through the API is a change the variable no longer says: the state is written out
+        store.save(List.of(edited.get(0), new SourceDefinition(edited.get(1).config(), false, SourceDefinition.Origin.FILE)));
+        assertThat(Files.readString(file)).contains("enabled: ${LOKI_ENABLED}").doesNotContain("PROM_ENABLED")
+                .containsOnlyOnce("enabled: false");
     }
 }
