@@ -151,7 +151,7 @@ public final class BackendJson {
     }
 
     /** The strings of a {@code warnings} or {@code infos} array, each one safe line; other members skipped. */
-    private static void readWarnings(JsonParser p, String prefix, BackendWarnings out) throws IOException {
+    static void readWarnings(JsonParser p, String prefix, BackendWarnings out) throws IOException {
         for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
             if (t == JsonToken.VALUE_STRING) {
                 out.add(prefix, p.getText());

@@ -13,9 +13,10 @@ import java.util.Set;
 
 /**
  * Reads a label-values answer, {@code {"status":"success","data":["a","b",...]}}, token by token
- * into a set (its envelope held to what {@link BackendJson#readAnswer} holds a query's to), with a
- * cap on how many values are kept. A label of a busy backend (a pod or trace id
- * label named as a service label by mistake, or {@code __name__} on a large Prometheus) may have
+ * into a set (its envelope held to what {@link BackendJson#readAnswer} holds a query's to, its
+ * {@code warnings} and {@code infos} kept alike), with a cap on how many values are kept. A label
+ * of a busy backend (a pod or trace id label named as a service label by mistake, or
+ * {@code __name__} on a large Prometheus) may have
  * hundreds of thousands of values; as a JSON tree each short value cost about six times its bytes,
  * and the set kept them all.
  */
@@ -24,7 +25,8 @@ final class LabelValues {
     static final int MAX_VALUES = 100_000;
     /**
      * Longer values are skipped: a service name has at most 128 characters (its tool argument
-     * pattern) and no metric name comes near this, so a skipped value can never be asked for.
+     * pattern) and no metric name comes near this, so a skipped value can never be asked for. How
+     * many were skipped is a warning of the answer all the same: a listing then lacks them.
      */
     static final int MAX_VALUE_CHARS = 1024;
 
@@ -38,19 +40,24 @@ final class LabelValues {
     static final long VALUE_BYTES = 96;
 
     /** As {@link #read(byte[], ValuesCharge, String, String)}, with a budget that never refuses (tests). */
-    static Set<String> read(byte[] body, String backend, String label) throws ConnectorException {
+    static BackendJson.Answer<Set<String>> read(byte[] body, String backend, String label) throws ConnectorException {
         return read(body, new ValuesCharge(AnswerBudget.ofBytes(Long.MAX_VALUE), body.length, () -> 0, backend, ""),
                 backend, label);
     }
 
     /**
-     * The string values of {@code label} in {@code body}. A value of another type is a
+     * The string values of {@code label} in {@code body}, with the answer's {@code warnings} and
+     * {@code infos} (a query frontend or a Loki that could not ask every store says so there) and a
+     * line counting the values too long to keep. A value of another type is a
      * {@link Kind#BAD_RESPONSE}: Prometheus and Loki write every label value as a string, and
      * skipping one would leave a service or metric unlisted without a word. The heap the values take
      * is told to {@code charge} as they are read.
      */
-    static Set<String> read(byte[] body, ValuesCharge charge, String backend, String label) throws ConnectorException {
+    static BackendJson.Answer<Set<String>> read(byte[] body, ValuesCharge charge, String backend, String label)
+            throws ConnectorException {
         Set<String> values = null;
+        int tooLong = 0;
+        BackendWarnings warnings = new BackendWarnings();
         String status = null;
         String error = "";
         String errorType = "";
@@ -62,7 +69,10 @@ final class LabelValues {
                 String key = p.currentName();
                 JsonToken value = next(p);
                 if (key.equals("data") && value == JsonToken.START_ARRAY) {
-                    values = strings(p, charge, backend, label);
+                    values = new HashSet<>();
+                    tooLong = strings(p, charge, backend, label, values);
+                } else if (value == JsonToken.START_ARRAY && (key.equals("warnings") || key.equals("infos"))) {
+                    BackendJson.readWarnings(p, key.equals("infos") ? "info: " : "", warnings);
                 } else if (value == JsonToken.VALUE_STRING && key.equals("status")) {
                     status = p.getText();
                 } else if (value == JsonToken.VALUE_STRING && key.equals("error")) {
@@ -81,12 +91,16 @@ final class LabelValues {
         if (values == null) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' list");
         }
-        return Set.copyOf(values);
+        BackendJson.Answer<Set<String>> answer = new BackendJson.Answer<>(Set.copyOf(values), warnings.lines());
+        // the caller names the label: a listing prefixes each of a label's lines with it
+        return tooLong == 0 ? answer : answer.withWarning(backend + " answered values longer than " + MAX_VALUE_CHARS + " characters ("
+                + tooLong + "); they were left out: no service or metric name is that long");
     }
 
-    private static Set<String> strings(JsonParser p, ValuesCharge charge, String backend, String label)
+    /** Reads the string values into {@code values}; how many were too long to keep. */
+    private static int strings(JsonParser p, ValuesCharge charge, String backend, String label, Set<String> values)
             throws IOException, ConnectorException {
-        Set<String> values = new HashSet<>();
+        int tooLong = 0;
         long heap = 0;
         for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
             if (t != JsonToken.VALUE_STRING) {
@@ -95,6 +109,7 @@ final class LabelValues {
                         + "answers at the source URL");
             }
             if (p.getTextLength() > MAX_VALUE_CHARS) {
+                tooLong++;
                 continue; // read from the parser's buffer, never made a String
             }
             if (values.size() == MAX_VALUES) {
@@ -109,7 +124,7 @@ final class LabelValues {
                 charge.valuesSoFar(heap);
             }
         }
-        return values;
+        return tooLong;
     }
 
     /** What a value that is no string is, for the refusal. */

@@ -17,15 +17,17 @@ import java.util.concurrent.ExecutionException;
  * way ({@code GET <api>label/<name>/values}, the values in {@code data}); the values are cached for
  * the label cache time-to-live, so resolving a service costs a request per candidate only when the
  * cache is cold. The values are read token by token, at most {@value LabelValues#MAX_VALUES} of a
- * label ({@link LabelValues}). Thread-safe.
+ * label ({@link LabelValues}), and cached with what their answer warned ({@link #answer}), which a
+ * service listing passes on. Thread-safe.
  */
 public final class ServiceLabels {
     private final BackendHttp http;
     private final String labelApi;
     private final List<String> candidates;
-    private final TtlCache<String, Set<String>> values;
+    /** Each label's values (or derived set) with what its answer warned: a listing from the cache still says it. */
+    private final TtlCache<String, BackendJson.Answer<Set<String>>> values;
     /** The fetch of each label's values (or derived set) under way, which every call wanting them meanwhile waits for. */
-    private final ConcurrentHashMap<String, CompletableFuture<Set<String>>> fetching = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, CompletableFuture<BackendJson.Answer<Set<String>>>> fetching = new ConcurrentHashMap<>();
 
     /**
      * @param http the backend
@@ -65,13 +67,27 @@ public final class ServiceLabels {
      * call's deadline or interrupt never fails another.
      */
     public Set<String> values(String label) throws ConnectorException {
-        return cached(label, () -> fetch(label, Map.of()));
+        return answer(label).result();
+    }
+
+    /**
+     * As {@link #values}, with the warnings of the answer they were read from (the backend's own, and how many values
+     * were too long to keep): what a service listing passes on, as cached as the values.
+     */
+    public BackendJson.Answer<Set<String>> answer(String label) throws ConnectorException {
+        return cached(label, () -> fetchAnswer(label, Map.of()));
     }
 
     /** How a set of values other than a label's whole is fetched: label values narrowed by selectors, say. */
     @FunctionalInterface
     public interface ValuesFetch {
         Set<String> fetch() throws ConnectorException;
+    }
+
+    /** How a label's values and their answer's warnings are fetched. */
+    @FunctionalInterface
+    private interface AnswerFetch {
+        BackendJson.Answer<Set<String>> fetch() throws ConnectorException;
     }
 
     /**
@@ -83,18 +99,18 @@ public final class ServiceLabels {
         if (key.indexOf(' ') < 0) {
             throw new IllegalArgumentException("a derived set's key holds a space, so it never names a label: " + key);
         }
-        return cached(key, fetch);
+        return cached(key, () -> new BackendJson.Answer<>(fetch.fetch(), List.of())).result();
     }
 
-    private Set<String> cached(String key, ValuesFetch fetch) throws ConnectorException {
-        Optional<Set<String>> cached = values.get(key);
+    private BackendJson.Answer<Set<String>> cached(String key, AnswerFetch fetch) throws ConnectorException {
+        Optional<BackendJson.Answer<Set<String>>> cached = values.get(key);
         if (cached.isPresent()) {
             return cached.get();
         }
-        CompletableFuture<Set<String>> mine = new CompletableFuture<>();
-        CompletableFuture<Set<String>> underWay = fetching.putIfAbsent(key, mine);
+        CompletableFuture<BackendJson.Answer<Set<String>>> mine = new CompletableFuture<>();
+        CompletableFuture<BackendJson.Answer<Set<String>>> underWay = fetching.putIfAbsent(key, mine);
         if (underWay != null) {
-            Optional<Set<String>> shared = joined(underWay);
+            Optional<BackendJson.Answer<Set<String>>> shared = joined(underWay);
             if (shared.isPresent()) {
                 return shared.get();
             }
@@ -102,7 +118,7 @@ public final class ServiceLabels {
         }
         try {
             // another fetch may have finished between the look at the cache and taking the turn
-            Set<String> fetched = values.get(key).orElse(null);
+            BackendJson.Answer<Set<String>> fetched = values.get(key).orElse(null);
             if (fetched == null) {
                 fetched = fetchAndCache(key, fetch);
             }
@@ -116,14 +132,15 @@ public final class ServiceLabels {
         }
     }
 
-    private Set<String> fetchAndCache(String key, ValuesFetch fetch) throws ConnectorException {
-        Set<String> fetched = fetch.fetch();
+    private BackendJson.Answer<Set<String>> fetchAndCache(String key, AnswerFetch fetch) throws ConnectorException {
+        BackendJson.Answer<Set<String>> fetched = fetch.fetch();
         values.put(key, fetched);
         return fetched;
     }
 
     /** The values another call fetched, or empty when its fetch failed (then this call asks for itself). */
-    private Optional<Set<String>> joined(CompletableFuture<Set<String>> underWay) throws ConnectorException {
+    private Optional<BackendJson.Answer<Set<String>>> joined(CompletableFuture<BackendJson.Answer<Set<String>>> underWay)
+            throws ConnectorException {
         try {
             return Optional.of(underWay.get());
         } catch (ExecutionException e) {
@@ -139,6 +156,11 @@ public final class ServiceLabels {
      * selector narrowing the series or streams that count), not cached.
      */
     public Set<String> fetch(String label, Map<String, String> query) throws ConnectorException {
+        return fetchAnswer(label, query).result();
+    }
+
+    /** As {@link #fetch}, with the answer's warnings, as {@link #answer} has them. */
+    public BackendJson.Answer<Set<String>> fetchAnswer(String label, Map<String, String> query) throws ConnectorException {
         // a name that is not classic goes escaped: raw, a '/' in it would split the path, and servers before Prometheus 3 refuse it
         return http.getValues(labelApi + QueryText.labelValuesPathName(label) + "/values", query,
                 (body, charge) -> LabelValues.read(body, charge, http.backend(), label));

@@ -24,6 +24,7 @@ import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -38,6 +39,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,8 +73,11 @@ final class LokiConnector extends HttpBackendConnector
     private final ServiceLabels serviceLabels;
     private final String logFormat;
     private final String levelLabel;
-    /** Per candidate label, its values on streams that carry no earlier candidate (what {@link #listServices} lists). */
-    private final TtlCache<String, Set<String>> unclaimedValues;
+    /**
+     * Per candidate label, its values on streams that carry no earlier candidate (what {@link #serviceListing} lists), with
+     * what the answer warned: a listing from the cache still says it.
+     */
+    private final TtlCache<String, BackendJson.Answer<Set<String>>> unclaimedValues;
 
     LokiConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
             List<String> serviceLabels, String logFormat, String levelLabel, Duration labelCacheTtl) {
@@ -308,8 +313,8 @@ final class LokiConnector extends HttpBackendConnector
      * question instead. Either way the list then holds the later names too, as before the rule,
      * rather than failing. Cached like {@link ServiceLabels#values}.
      */
-    private Set<String> unclaimedValues(String label, List<String> earlier) throws ConnectorException {
-        Optional<Set<String>> cached = unclaimedValues.get(label);
+    private BackendJson.Answer<Set<String>> unclaimedValues(String label, List<String> earlier) throws ConnectorException {
+        Optional<BackendJson.Answer<Set<String>>> cached = unclaimedValues.get(label);
         if (cached.isPresent()) {
             return cached.get();
         }
@@ -318,14 +323,14 @@ final class LokiConnector extends HttpBackendConnector
             selector.append(',').append(claimed).append("=\"\"");
         }
         selector.append('}');
-        Set<String> values;
+        BackendJson.Answer<Set<String>> values;
         try {
-            values = serviceLabels.fetch(label, Map.of("query", selector.toString()));
+            values = serviceLabels.fetchAnswer(label, Map.of("query", selector.toString()));
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_QUERY) {
                 throw e;
             }
-            values = serviceLabels.values(label);
+            values = serviceLabels.answer(label);
         }
         unclaimedValues.put(label, values);
         return values;
@@ -342,17 +347,33 @@ final class LokiConnector extends HttpBackendConnector
      */
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
+        return serviceListing().services();
+    }
+
+    /**
+     * The services as {@link #listServices} lists them, with what the label-values answers said they may lack: Loki's
+     * (or a frontend's) {@code warnings} beside the values (a store or querier that did not answer), and how many values
+     * were too long to keep, each line naming its label. A value that is not a string fails the listing
+     * ({@code BAD_RESPONSE}) instead: no Loki writes one.
+     */
+    @Override
+    public ServiceListing serviceListing() throws ConnectorException {
         Map<String, String> services = new TreeMap<>();
+        Set<String> warnings = new LinkedHashSet<>();
         List<String> candidates = serviceLabels.candidates();
         for (int i = 0; i < candidates.size(); i++) {
             String label = candidates.get(i);
-            for (String name : i == 0 ? serviceLabels.values(label) : unclaimedValues(label, candidates.subList(0, i))) {
+            BackendJson.Answer<Set<String>> values = i == 0 ? serviceLabels.answer(label)
+                    : unclaimedValues(label, candidates.subList(0, i));
+            for (String name : values.result()) {
                 services.putIfAbsent(name, label);
             }
+            // the label's name is configuration, not the backend's text: it says which values the line is about
+            values.warnings().forEach(w -> warnings.add("values of the label '" + label + "': " + w));
         }
         List<ServiceInfo> out = new ArrayList<>();
         services.forEach((name, label) -> out.add(new ServiceInfo(name, Map.of("label", label))));
-        return out;
+        return new ServiceListing(out, List.copyOf(warnings));
     }
 
     private static JsonArray array(JsonObject o, String key) throws ConnectorException {

@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,6 +75,8 @@ final class PrometheusConnector extends HttpBackendConnector
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(container_selector|selector|window|range|by_le|by|label|service)}}");
     private static final String BACKEND = "Prometheus";
     private static final Logger LOG = LoggerFactory.getLogger(PrometheusConnector.class);
+    /** The attribute of a service listed from targets that counts those whose health was not a string ({@link #healthOf}). */
+    static final String HEALTH_UNREADABLE = "targetsHealthUnreadable";
     /**
      * Scrapes a rate window spans at least: rate() needs two samples in it, and a window of four
      * scrapes still has them when a scrape or two is missed or late (Grafana's $__rate_interval
@@ -87,6 +90,8 @@ final class PrometheusConnector extends HttpBackendConnector
     private final Duration shortestRateWindow;
     /** Whether target label values that are not strings have been logged for this source ({@link #servicesOfTargets}). */
     private final AtomicBoolean targetLabelsLogged = new AtomicBoolean();
+    /** Whether targets whose health is not a string have been logged for this source ({@link #servicesOfTargets}). */
+    private final AtomicBoolean targetHealthLogged = new AtomicBoolean();
 
     /** @param scrapeInterval how often the source's targets are scraped: a rate window holds at least four of its samples */
     PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
@@ -307,7 +312,11 @@ final class PrometheusConnector extends HttpBackendConnector
         return serviceListing().services();
     }
 
-    /** The services, with a warning when target label values that were not strings were left out of the targets'. */
+    /**
+     * The services, with what the answers said they may lack: target label values or health that were not strings
+     * ({@link #servicesOfTargets}), and what a service label's values answer warned (a frontend that could not ask every
+     * store), each line naming its label.
+     */
     @Override
     public ServiceListing serviceListing() throws ConnectorException {
         Targets targets;
@@ -323,16 +332,26 @@ final class PrometheusConnector extends HttpBackendConnector
             targets = new Targets(new TreeMap<>(), List.of());
         }
         Map<String, Map<String, String>> services = targets.services();
+        Set<String> warnings = new LinkedHashSet<>(targets.warnings());
         // then label values, so services that are not scraped directly (remote write, federation) are listed too,
         // but not the names only the gateway's own anomaly series carry: those are every tenant's judgements
         for (String label : serviceLabels.candidates()) {
-            for (String name : serviceNames(label)) {
+            Set<String> names;
+            if (BackendServiceNames.replace(label)) {
+                names = backendServiceNames.values();
+            } else {
+                // what the answer warned (a frontend that could not ask every store) is the listing's, naming the label
+                BackendJson.Answer<Set<String>> values = serviceLabels.answer(label);
+                names = values.result();
+                values.warnings().forEach(w -> warnings.add("values of the label '" + label + "': " + w));
+            }
+            for (String name : names) {
                 services.putIfAbsent(name, Map.of("label", label, "discoveredBy", "labels"));
             }
         }
         List<ServiceInfo> out = new ArrayList<>();
         services.forEach((name, attributes) -> out.add(new ServiceInfo(name, attributes)));
-        return new ServiceListing(out, targets.warnings());
+        return new ServiceListing(out, List.copyOf(warnings));
     }
 
     /** What a targets answer names: services by name with their attributes, and what the listing says it left out. */
@@ -345,7 +364,8 @@ final class PrometheusConnector extends HttpBackendConnector
      * it out of a series' ({@link LabelsLeftOut}): a target whose service label is one is listed by the
      * next service label that is a string, or not at all. Prometheus writes every label value as a
      * string, so the count is the listing's warning, which the agent is shown, and is logged once per source
-     * for the operator, who can fix what answers at the source URL.
+     * for the operator, who can fix what answers at the source URL. A target whose {@code health} is not a
+     * string is handled alike ({@link #healthOf}).
      */
     private Targets servicesOfTargets(JsonObject targets) throws ConnectorException {
         BackendHttp.requireSuccess(targets, BACKEND);
@@ -353,9 +373,11 @@ final class PrometheusConnector extends HttpBackendConnector
         if (!(targets.get("data") instanceof JsonObject data) || !(data.get("activeTargets") instanceof JsonArray active)) {
             return new Targets(services, List.of());
         }
+        // per service: targets, targets up, targets whose health is unreadable
         Map<String, int[]> counts = new TreeMap<>();
         Map<String, String> labelOf = new TreeMap<>();
         LabelsLeftOut leftOut = new LabelsLeftOut();
+        int healthUnreadable = 0;
         for (JsonValue t : active) {
             if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
                 continue;
@@ -363,9 +385,13 @@ final class PrometheusConnector extends HttpBackendConnector
             labels.values().stream().filter(v -> !(v instanceof JsonString)).forEach(v -> leftOut.add());
             for (String label : serviceLabels.candidates()) {
                 if (labels.get(label) instanceof JsonString name) {
-                    int[] c = counts.computeIfAbsent(name.getString(), k -> new int[2]);
+                    int[] c = counts.computeIfAbsent(name.getString(), k -> new int[3]);
                     c[0]++;
-                    if ("up".equals(target.getString("health", ""))) {
+                    Optional<String> health = healthOf(target);
+                    if (health.isEmpty()) {
+                        c[2]++;
+                        healthUnreadable++;
+                    } else if (health.get().equals("up")) {
                         c[1]++;
                     }
                     labelOf.putIfAbsent(name.getString(), label);
@@ -373,17 +399,55 @@ final class PrometheusConnector extends HttpBackendConnector
                 }
             }
         }
-        if (leftOut.count() > 0 && targetLabelsLogged.compareAndSet(false, true)) {
+        logLeftOut(leftOut.count(), healthUnreadable);
+        counts.forEach((name, c) -> services.put(name, attributesOfTargets(labelOf.get(name), c)));
+        List<String> warnings = new ArrayList<>();
+        leftOut.warning(BACKEND, "targets: a target whose service label was one is listed by the next service label whose value "
+                + "is a string, or not at all").ifPresent(warnings::add);
+        if (healthUnreadable > 0) {
+            warnings.add(BACKEND + " answered targets whose health is not a string (" + healthUnreadable + "); they are counted in "
+                    + "their services' targets but neither as up nor as down (" + HEALTH_UNREADABLE + ")");
+        }
+        return new Targets(services, warnings);
+    }
+
+    /**
+     * A target's {@code health}, empty when it is not a string (a number, null, an object, or none). Prometheus writes
+     * {@code up}, {@code down} or {@code unknown}; anything else is no Prometheus answer (a proxy, an incompatible
+     * server). Such a target was once read as down without a word, which told the agent a service was failing on no
+     * evidence; read as up it would hide a failure. Its health is unknown, so it is counted in its service's targets
+     * (it is one) but neither in {@code targetsUp} nor as down: {@link #HEALTH_UNREADABLE} counts it, and the listing
+     * and the log say how many there were.
+     */
+    private static Optional<String> healthOf(JsonObject target) {
+        return target.get("health") instanceof JsonString health ? Optional.of(health.getString()) : Optional.empty();
+    }
+
+    /** A service's attributes from its targets' counts: targets, up, and unreadable health only when there was some. */
+    private static Map<String, String> attributesOfTargets(String label, int[] counts) {
+        Map<String, String> attributes = new TreeMap<>(Map.of("label", label, "targets", Integer.toString(counts[0]),
+                "targetsUp", Integer.toString(counts[1]), "discoveredBy", "targets"));
+        if (counts[2] > 0) {
+            attributes.put(HEALTH_UNREADABLE, Integer.toString(counts[2]));
+        }
+        return Map.copyOf(attributes);
+    }
+
+    /** Logs what a targets answer held that no Prometheus writes, each kind once per source: the operator can fix the source. */
+    private void logLeftOut(long labelsLeftOut, int healthUnreadable) {
+        if (labelsLeftOut > 0 && targetLabelsLogged.compareAndSet(false, true)) {
             LOG.warn("event=prometheus-target-labels-left-out source={} count={} effect=\"target label values that are not strings "
                     + "were left out of the targets' labels; a target is listed by the next service label whose value is a string, "
                     + "or not at all\" hint=\"Prometheus writes every label value as a string: check what answers at the source URL "
                     + "(a proxy or an incompatible server?); logged once per source until it is reloaded or the gateway restarts\"",
-                    source().name(), leftOut.count());
+                    source().name(), labelsLeftOut);
         }
-        counts.forEach((name, c) -> services.put(name, Map.of("label", labelOf.get(name), "targets", Integer.toString(c[0]),
-                "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));
-        return new Targets(services, leftOut.warning(BACKEND, "targets: a target whose service label was one is listed by the "
-                + "next service label whose value is a string, or not at all").stream().toList());
+        if (healthUnreadable > 0 && targetHealthLogged.compareAndSet(false, true)) {
+            LOG.warn("event=prometheus-target-health-unreadable source={} count={} effect=\"targets whose health is not a string "
+                    + "are counted in their services' targets but neither as up nor as down\" hint=\"Prometheus writes a target's "
+                    + "health as a string: check what answers at the source URL (a proxy or an incompatible server?); logged once per "
+                    + "source until it is reloaded or the gateway restarts\"", source().name(), healthUnreadable);
+        }
     }
 
     @Override

@@ -13,6 +13,10 @@ import org.junit.jupiter.api.Test;
 class LabelValuesTest {
 
     private static Set<String> read(String json) throws ConnectorException {
+        return answer(json).result();
+    }
+
+    private static BackendJson.Answer<Set<String>> answer(String json) throws ConnectorException {
         return LabelValues.read(json.getBytes(StandardCharsets.UTF_8), "Prometheus", "job");
     }
 
@@ -28,6 +32,15 @@ class LabelValuesTest {
     void theStringValues_areRead_whateverTheMembersOrder() throws ConnectorException {
         assertThat(read("{\"data\":[\"api\",\"web\",\"api\"],\"status\":\"success\",\"warnings\":[\"w\"]}"))
                 .containsExactlyInAnyOrder("api", "web");
+    }
+
+    @Test
+    void theAnswersWarningsAndInfos_areKept_asAQuerysAre_andAnAnswerWithoutThemHasNone() throws ConnectorException {
+        // a query frontend (Thanos, a Loki frontend) says beside the values that some stores did not answer
+        assertThat(answer("{\"status\":\"success\",\"data\":[\"api\"],\"warnings\":[\"store b did not answer\",7],"
+                + "\"infos\":[\"line one\\nline two\"]}").warnings())
+                .containsExactly("store b did not answer", "info: line one line two");
+        assertThat(answer("{\"status\":\"success\",\"data\":[\"api\"],\"warnings\":\"not a list\"}").warnings()).isEmpty();
     }
 
     @Test
@@ -63,7 +76,7 @@ class LabelValuesTest {
         byte[] body = values(500, "payments-").getBytes(StandardCharsets.UTF_8);
         AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
         try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 3L * body.length, "Prometheus", "narrow the query")) {
-            assertThat(LabelValues.read(body, charge, "Prometheus", "job")).hasSize(500);
+            assertThat(LabelValues.read(body, charge, "Prometheus", "job").result()).hasSize(500);
         }
         assertThat(budget.inFlight()).isZero();
     }
@@ -86,8 +99,11 @@ class LabelValuesTest {
     void aValueLongerThanAnyServiceOrMetricName_isSkipped_andTheOthersKept() throws ConnectorException {
         String tooLong = "x".repeat(LabelValues.MAX_VALUE_CHARS + 1);
         String longest = "y".repeat(LabelValues.MAX_VALUE_CHARS);
-        assertThat(read("{\"status\":\"success\",\"data\":[\"api\",\"" + tooLong + "\",\"" + longest + "\"]}"))
-                .containsExactlyInAnyOrder("api", longest);
+        var answer = answer("{\"status\":\"success\",\"data\":[\"api\",\"" + tooLong + "\",\"" + longest + "\"]}");
+        assertThat(answer.result()).containsExactlyInAnyOrder("api", longest);
+        // a listing then lacks it, and says so
+        assertThat(answer.warnings()).containsExactly("Prometheus answered values longer than 1024 characters (1); they were left out: "
+                + "no service or metric name is that long");
     }
 
     @Test

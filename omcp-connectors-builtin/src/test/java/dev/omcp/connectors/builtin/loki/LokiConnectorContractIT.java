@@ -48,8 +48,9 @@ class LokiConnectorContractIT {
                     "LogAggregatesCapability: 1 series",
                     "LogAggregatesCapability: aggregateLogs(aggregation, listener) tells its listener the query its answer ran: "
                             + "'sum(count_over_time({service_name=\"api\"} [60s]))'");
-            // health(), listServices(), and queryLogs and aggregateLogs with and without a listener, all through the guarded client
-            assertThat(report.passed()).contains("every backend request went through context.httpClient() (6 of 6)");
+            // health(), listServices(), serviceListing() (overridden, so checked too), and queryLogs and aggregateLogs with and
+            // without a listener, all through the guarded client
+            assertThat(report.passed()).contains("every backend request went through context.httpClient() (7 of 7)");
         }
     }
 }

@@ -14,6 +14,7 @@ import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.testkit.backend.FakeBackend;
 import dev.omcp.testkit.loki.LokiFake;
@@ -136,6 +137,45 @@ class LokiConnectorIT {
             assertThat(loki.requests()).extracting(r -> r.query().containsKey("query")).containsExactly(true, false);
         } finally {
             plain.close();
+        }
+    }
+
+    @Test
+    void whatTheLabelValuesAnswersSayTheyLack_isTheListingsWarning_namingTheLabel_andStillSaidFromTheCache() throws Exception {
+        assertThat(connector.serviceListing().warnings()).as("Loki said nothing beside the values").isEmpty();
+        try (LokiFake partial = new LokiFake()) {
+            partial.push(Map.of("service_name", "api"), T0.plusSeconds(5), "a").push(Map.of("job", "cron/cleanup"), T0.plusSeconds(6), "b");
+            // the first label's values, then the second's through the stream selector: what a Loki whose queriers could not
+            // ask every store (or a frontend in front of it) says beside them, and a value no service name is as long as
+            partial.failNext(FakeBackend.Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",\"" + "x".repeat(1100)
+                    + "\"],\"warnings\":[\"some ingesters did not answer, results may be partial\"]}"));
+            partial.failNext(FakeBackend.Answer.json(200, "{\"status\":\"success\",\"warnings\":[\"query timed out\"],\"data\":[]}"));
+            try (LokiConnector cut = create(partial, JsonObject.EMPTY_JSON_OBJECT)) {
+                ServiceListing listing = cut.serviceListing();
+
+                assertThat(listing.services()).extracting(ServiceInfo::name).containsExactly("api", "cron/cleanup");
+                assertThat(listing.warnings()).containsExactly(
+                        "values of the label 'service_name': some ingesters did not answer, results may be partial",
+                        "values of the label 'service_name': Loki answered values longer than 1024 characters (1); they were left out: "
+                                + "no service or metric name is that long",
+                        "values of the label 'service': query timed out");
+                assertThat(cut.listServices()).isEqualTo(listing.services());
+                assertThat(cut.serviceListing().warnings()).as("the values come from the cache, and so do their warnings")
+                        .isEqualTo(listing.warnings());
+            }
+        }
+    }
+
+    @Test
+    void aLabelValueThatIsNotAString_failsTheListingAsABadResponse_ratherThanLeavingAServiceOutUnsaid() throws Exception {
+        try (LokiFake hostile = new LokiFake()) {
+            hostile.failNext(FakeBackend.Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",7]}"));
+            try (LokiConnector broken = create(hostile, JsonObject.EMPTY_JSON_OBJECT)) {
+                assertThatThrownBy(broken::serviceListing).isInstanceOfSatisfying(ConnectorException.class,
+                                e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                        .hasMessage("Loki answered a value of the label 'service_name' that is not a string (a number); Loki writes every "
+                                + "label value as a string: check what answers at the source URL");
+            }
         }
     }
 

@@ -118,6 +118,50 @@ class HostilePrometheusIT {
     }
 
     @Test
+    void targetsWhoseHealthIsNotAString_areCountedNeitherUpNorDown_warnedInTheListing_andLoggedOncePerSource() throws Exception {
+        // Prometheus writes health as "up", "down" or "unknown": a number, null, an object or none at all is no health
+        ANSWERS.put("/api/v1/targets", """
+                {"status":"success","data":{"activeTargets":[
+                  {"labels":{"job":"api","instance":"a:9100"},"health":"up"},
+                  {"labels":{"job":"api","instance":"b:9100"},"health":1},
+                  {"labels":{"job":"api","instance":"c:9100"},"health":null},
+                  {"labels":{"job":"api","instance":"d:9100"},"health":{"up":true}},
+                  {"labels":{"job":"api","instance":"e:9100"}},
+                  {"labels":{"job":"web","instance":"f:9100"},"health":"down"}]}}
+                """);
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(PrometheusConnector.class);
+        var events = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+        events.start();
+        logger.addAppender(events);
+        try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
+            ServiceListing listing = fresh.serviceListing();
+            fresh.serviceListing();
+
+            assertThat(listing.services()).extracting(s -> s.name() + ":" + s.attributes().get("targets") + "/"
+                    + s.attributes().get("targetsUp") + "/" + s.attributes().getOrDefault("targetsHealthUnreadable", "-"))
+                    .containsExactly("api:5/1/4", "web:1/0/-");
+            assertThat(listing.warnings()).containsExactly("Prometheus answered targets whose health is not a string (4); they are "
+                    + "counted in their services' targets but neither as up nor as down (targetsHealthUnreadable)");
+            assertThat(events.list).extracting(e -> e.getFormattedMessage()).singleElement().asString()
+                    .contains("event=prometheus-target-health-unreadable", "source=small", "count=4", "logged once");
+        } finally {
+            logger.detachAppender(events);
+        }
+    }
+
+    @Test
+    void whatALabelValuesAnswerSaysItLacks_isTheListingsWarning_namingTheLabel() throws Exception {
+        // a query frontend (Thanos, Mimir) says beside the values that a store did not answer: the listing may lack services
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"api\"],\"warnings\":[\"store eu-1 did not answer\"]}");
+        try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
+            ServiceListing listing = fresh.serviceListing();
+
+            assertThat(listing.services()).extracting(s -> s.name()).containsExactly("api");
+            assertThat(listing.warnings()).containsExactly("values of the label 'job': store eu-1 did not answer");
+        }
+    }
+
+    @Test
     void buildInfoWhoseDataIsNoObject_isStillAHealthCheckThatAnswers() {
         ANSWERS.put("/api/v1/status/buildinfo", "{\"status\":\"success\",\"data\":5}");
         Health health = connector.health();
