@@ -146,18 +146,8 @@ class AuditSinksEgressIT {
                 assertThat(sink.get("failingSince").isNull()).isTrue();
             });
 
-            gateway.audit().record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200,
-                    "127.0.0.1", "prom"));
-
-            String body = "";
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
-            while (Instant.now().isBefore(deadline)) {
-                body = http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString()).body();
-                if (JSON.readTree(body).at("/sinks/0/deadLettered").asLong() == 1) {
-                    break;
-                }
-                Thread.sleep(50); // waits for the background delivery; no time rule is judged here
-            }
+            recordAChange(gateway);
+            String body = auditOnceDeadLettered(http, audit);
             JsonNode sink = JSON.readTree(body).at("/sinks/0");
             assertThat(sink.get("deadLettered").asLong()).as(body).isEqualTo(1);
             assertThat(sink.get("delivered").asLong()).isZero();
@@ -165,6 +155,25 @@ class AuditSinksEgressIT {
             assertThat(Instant.parse(sink.get("failingSince").asText())).isBefore(Instant.now().plusSeconds(1));
             assertThat(body).doesNotContain("whk-secret-token-42").doesNotContain(String.valueOf(receiver.getAddress().getPort()));
         }
+    }
+
+    private static void recordAChange(GatewayAssembly gateway) {
+        gateway.audit().record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200,
+                "127.0.0.1", "prom"));
+    }
+
+    /** GET /api/audit once its first sink has dead-lettered an entry, or as it stands after 15 s. */
+    private static String auditOnceDeadLettered(HttpClient http, URI audit) throws Exception {
+        String body = "";
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
+        while (Instant.now().isBefore(deadline)) {
+            body = http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString()).body();
+            if (JSON.readTree(body).at("/sinks/0/deadLettered").asLong() == 1) {
+                break;
+            }
+            Thread.sleep(50); // waits for the background delivery; no time rule is judged here
+        }
+        return body;
     }
 
     @Test
@@ -183,18 +192,8 @@ class AuditSinksEgressIT {
                     .as("exported from 0, so an alert on it works from the first loss")
                     .contains("omcp_audit_sink_lost_total{sink=\"webhook\"} 0.0").contains("omcp_audit_recording 1.0");
 
-            gateway.audit().record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200,
-                    "127.0.0.1", "prom"));
-
-            String body = "";
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
-            while (Instant.now().isBefore(deadline)) {
-                body = http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString()).body();
-                if (JSON.readTree(body).at("/sinks/0/deadLettered").asLong() == 1) {
-                    break;
-                }
-                Thread.sleep(50); // waits for the background delivery; no time rule is judged here
-            }
+            recordAChange(gateway);
+            String body = auditOnceDeadLettered(http, audit);
             JsonNode sink = JSON.readTree(body).at("/sinks/0");
             assertThat(sink.get("deadLettered").asLong()).as(body).isEqualTo(1);
             assertThat(sink.get("lost").asLong()).as(body).isEqualTo(1);

@@ -57,8 +57,7 @@ class WebSocketRecheckErrorsIT {
     private final WebSocketTestServer.StubEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
         @Override
         public McpReply handle(McpInbound inbound, McpOutbound outbound) {
-            Optional<String> opened = inbound.body().contains("\"initialize\"") ? Optional.of("s1") : Optional.empty();
-            return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", false, opened);
+            return WebSocketTestServer.emptyResultOpeningS1(inbound);
         }
 
         @Override

@@ -38,6 +38,12 @@ public final class WebSocketTestServer {
         }
     };
 
+    /** An empty result under id 1, opening session {@code s1} when the message is an initialize: a ping-only endpoint's answer. */
+    static McpReply emptyResultOpeningS1(McpInbound inbound) {
+        Optional<String> opened = inbound.body().contains("\"initialize\"") ? Optional.of("s1") : Optional.empty();
+        return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", false, opened);
+    }
+
     /** An endpoint that knows no session; a test overrides what it exercises. */
     public abstract static class StubEndpoint implements McpEndpoint {
         /** Takes batches in every session, so a batch the transport refuses itself gets its own refusal. */
