@@ -660,7 +660,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * change or removal of it, a reconnection) or its connector type was replaced: then what was made is closed and
      * nothing is answered, so the change is planned again. Under the lock.
      *
-     * @throws IllegalStateException when the registry was closed meanwhile; what was made is closed first
+     * @throws IllegalStateException when the registry was closed meanwhile; what was made is closed first, as it is when
+     *     the catalog throws
      */
     private Optional<SourceOutcome> commitIfUnchanged(Plan plan, LiveSource next) {
         SourceDefinition definition = plan.definition();
@@ -668,8 +669,15 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             close(next);
             requireStarted();
         }
-        boolean overtaken = live.get(definition.name()) != plan.previous().orElse(null)
-                || !next.type().equals(catalog.find(definition.config().type()));
+        boolean overtaken;
+        try {
+            overtaken = live.get(definition.name()) != plan.previous().orElse(null)
+                    || !next.type().equals(catalog.find(definition.config().type()));
+        } catch (RuntimeException | Error e) {
+            // an embedder's catalog that broke: what was made for this change must not stay open with no source holding it
+            close(next);
+            throw e;
+        }
         if (overtaken) {
             close(next);
             LOG.info("event=source-change-overtaken source={} effect=\"the change is checked again against the source as it "

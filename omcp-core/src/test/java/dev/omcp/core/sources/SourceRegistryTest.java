@@ -81,6 +81,7 @@ class SourceRegistryTest {
     final CapturedLog log = new CapturedLog(SourceRegistry.class);
     private final Map<String, List<byte[]>> dns = new HashMap<>();
     private final Map<String, ConnectorType> types = new HashMap<>();
+    private volatile boolean catalogBroken;
 
     SourceRegistryTest() {
         dns.put("prom.example.com", List.of(PUBLIC_ADDRESS));
@@ -212,7 +213,7 @@ class SourceRegistryTest {
         ConnectorCatalog catalog = new ConnectorCatalog() {
             @Override
             public Optional<ConnectorType> find(String name) {
-                if (name.equals("catalog-bug")) {
+                if (name.equals("catalog-bug") || catalogBroken) {
                     throw new IllegalStateException("the catalog broke");
                 }
                 return Optional.ofNullable(types.get(name));
@@ -224,6 +225,10 @@ class SourceRegistryTest {
             }
         };
         ConnectorContexts contexts = source -> {
+            if (source.settings().containsKey("catalogBreaksAfterConnect")) {
+                // an embedder's catalog that breaks between the connect and the commit of the same change
+                catalogBroken = true;
+            }
             if (source.settings().containsKey("contextBlocks")) {
                 // a context builder stuck on something slow (reading a CA from a slow disk, a slow DNS lookup of its own)
                 building.countDown();
@@ -514,6 +519,20 @@ class SourceRegistryTest {
                 r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED));
         assertThat(created.getFirst().closed).isFalse();
         assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("prom");
+    }
+
+    @Test
+    void aCatalogThatThrowsWhenTheChangeIsCommitted_closesTheNewConnector_andTheFailureReachesTheCaller() {
+        SourceRegistry registry = registry(false);
+        JsonObject settings = Json.createObjectBuilder().add("catalogBreaksAfterConnect", true).build();
+
+        assertThatThrownBy(() -> registry.add(
+                new SourceDraft("prom", "prometheus", Optional.of("https://prom.example.com"), "", true, settings), Principal.anonymous()))
+                .isInstanceOf(IllegalStateException.class).hasMessage("the catalog broke");
+
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).as("not left open by the failed commit").isTrue());
+        catalogBroken = false;
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
     }
 
     @Test
