@@ -163,6 +163,17 @@ public final class WebSocketTransport {
      */
     private record BatchVerdict(String sessionId, Optional<McpReply.Refused> refusal) {}
 
+    /**
+     * A check of a socket a ping round started: when, and whether a later round already said it was still running.
+     *
+     * @param started the instant the check began, by the transport's clock
+     */
+    private record RecheckInFlight(Instant started, AtomicBoolean reported) {
+        RecheckInFlight(Instant started) {
+            this(started, new AtomicBoolean());
+        }
+    }
+
     /** Per-connection state. */
     private static final class ConnectionState {
         /** Names the socket in the log lines of the keep-alive, beside its principal: a random id, no secret. */
@@ -185,6 +196,8 @@ public final class WebSocketTransport {
         final AtomicBoolean closingForShutdown = new AtomicBoolean();
         /** What the endpoint said of batches in this socket's session, once asked; see {@link #batchRefusal}. */
         final AtomicReference<BatchVerdict> batchVerdict = new AtomicReference<>();
+        /** The ping round's check of this socket that has not returned yet; null when none runs. See {@link #recheck}. */
+        final AtomicReference<RecheckInFlight> recheck = new AtomicReference<>();
 
         ConnectionState(long maxUnsentBytes) {
             this.unsent = new UnsentBytes(maxUnsentBytes);
@@ -882,9 +895,11 @@ public final class WebSocketTransport {
     /** The socket as a log line names it, {@code socket=1a2b3c4d principal="key:ci" }; the socket's id when it is still open. */
     private String socketOf(Session session) {
         WsContext ctx = open.get(session);
-        if (ctx == null) {
-            return "socket=closed ";
-        }
+        return ctx == null ? "socket=closed " : socketOf(ctx);
+    }
+
+    /** The socket as {@link #socketOf(Session)} names it, from its own context: also once it has closed. */
+    private static String socketOf(WsContext ctx) {
         ConnectionState state = ctx.attribute(STATE);
         Principal principal = ctx.attribute(PRINCIPAL);
         return "socket=" + (state == null ? "unknown" : state.socketId) + " principal=\""
@@ -936,17 +951,56 @@ public final class WebSocketTransport {
      * Each ping round checks a socket again, off the keep-alive thread (the checks may reach a
      * directory or a shared store, and the keep-alive's closes must not wait behind them): first its
      * credential, then its session.
+     *
+     * <p>A socket has one check in flight at most. An authentication or a session store that never
+     * answers (a directory that hangs) would otherwise have every round start one more thread per socket,
+     * without bound, and two checks that return together could both close the socket, logging and counting
+     * its close twice. A round that finds the previous check still running skips the socket (its ping still
+     * goes out) and says so once per stuck check; the rounds after that check returns check it again.
      */
     private void recheck(Session session) {
         WsContext ctx = open.get(session);
-        if (ctx == null) {
+        ConnectionState state = ctx == null ? null : ctx.attribute(STATE);
+        if (state == null) {
             return;
         }
-        Thread.ofVirtual().name("omcp-ws-recheck").start(() -> {
-            if (credentialStillValid(ctx)) {
-                keepSessionAlive(ctx);
-            }
-        });
+        RecheckInFlight started = new RecheckInFlight(clock.instant());
+        if (!state.recheck.compareAndSet(null, started)) {
+            reportStillRunning(session, state.recheck.get());
+            return;
+        }
+        try {
+            Thread.ofVirtual().name("omcp-ws-recheck").start(() -> {
+                try {
+                    if (credentialStillValid(ctx)) {
+                        keepSessionAlive(ctx);
+                    }
+                } finally {
+                    state.recheck.set(null);
+                    if (started.reported().get()) {
+                        // named from its context: the socket may have closed while the check hung
+                        LOG.info("event=ws-recheck-returned {}runningMs={}", socketOf(ctx), runningMs(started));
+                    }
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            state.recheck.set(null); // no thread started: the next round tries again
+            throw e;
+        }
+    }
+
+    /** Logs, once per stuck check, that a round skipped a socket whose previous check has not returned. */
+    private void reportStillRunning(Session session, RecheckInFlight running) {
+        if (running == null || !running.reported().compareAndSet(false, true)) {
+            return; // it returned meanwhile, or a round already said so
+        }
+        LOG.warn("event=ws-recheck-still-running {}runningMs={} note=\"the credential and session of this socket are not "
+                + "checked again until that check returns; the authentication or session store may hang\"",
+                socketOf(session), runningMs(running));
+    }
+
+    private long runningMs(RecheckInFlight check) {
+        return Duration.between(check.started(), clock.instant()).toMillis();
     }
 
     /**
@@ -1126,7 +1180,13 @@ public final class WebSocketTransport {
                     // the new session is the socket's already: a failure to end the old one must not fail the initialize
                     endSessionLeftBehind(previous, principal);
                 }
-                AutoCloseable attached = endpoint.attachStream(id, outbound);
+                AutoCloseable attached;
+                try {
+                    attached = endpoint.attachStream(id, outbound);
+                } catch (RuntimeException | Error e) {
+                    giveBackUnattachedSession(ctx, principal, state, id);
+                    throw e;
+                }
                 state.attachedStream = attached;
                 // The socket closed while initialize ran (a client that sent it and left): nothing
                 // will end this session, which would hold a place of the credential's session
@@ -1143,6 +1203,24 @@ public final class WebSocketTransport {
             });
         }
         return reply;
+    }
+
+    /**
+     * Undoes an initialize whose session could not be attached to the socket (an embedder's endpoint threw):
+     * its client is answered -32603, so the socket must not go on using that session, and nothing else would
+     * end it before it expired, holding a place of the credential's session limit meanwhile. Only when the
+     * socket still holds this id: a close (or a newer initialize) that took it has ended it already. The
+     * socket, left without a session, gets a new initialize deadline, as a socket that just connected does.
+     */
+    private void giveBackUnattachedSession(WsContext ctx, Principal principal, ConnectionState state, String id) {
+        if (!state.sessionId.compareAndSet(id, null)) {
+            return;
+        }
+        endSessionLeftBehind(id, principal);
+        if (!state.closed) {
+            // a close that slips in between leaves an entry the next sweep drops (its socket is no longer open)
+            awaitingInitialize.put(ctx.session, clock.instant().plus(initializeDeadline));
+        }
     }
 
     /** Sends the endpoint's reply, its place in flight freed first (see {@link PlaceInFlight}). */
