@@ -1,5 +1,6 @@
 package dev.omcp.testkit.reference;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.SourceConfig;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A loopback Zipkin that answers {@code /api/v2/traces} with whatever a test sets: for answers a
- * real Zipkin will not store (spans without times, ids mixed by {@code STRICT_TRACE_ID=false},
+ * A loopback Zipkin that answers {@code /api/v2/traces} and {@code /api/v2/services} with whatever a
+ * test sets: for answers a real Zipkin will not store (spans without times, ids mixed by {@code STRICT_TRACE_ID=false},
  * hostile ids and times). Registered as an instance extension it runs one fresh server per test:
  *
  * <pre>{@code
@@ -44,6 +45,7 @@ final class CannedZipkin implements BeforeEachCallback, AfterEachCallback, AutoC
     private final PluginUnderTest plugin;
     private volatile HttpServer server;
     private volatile String traces = "[]";
+    private volatile String services = "[]";
 
     /** A canned Zipkin whose connectors are {@code plugin}'s; its server runs from each test's start to its end. */
     CannedZipkin(PluginUnderTest plugin) {
@@ -78,24 +80,32 @@ final class CannedZipkin implements BeforeEachCallback, AfterEachCallback, AutoC
         } catch (IOException e) {
             throw new UncheckedIOException("a loopback port for the canned Zipkin", e);
         }
-        started.createContext("/api/v2/traces", exchange -> {
-            try (exchange) {
-                byte[] body = traces.getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            }
-        });
+        started.createContext("/api/v2/traces", exchange -> answer(exchange, traces));
+        started.createContext("/api/v2/services", exchange -> answer(exchange, services));
         started.start();
         server = started;
         return this;
     }
 
+    private static void answer(HttpExchange exchange, String json) throws IOException {
+        try (exchange) {
+            byte[] body = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
     /** What the next searches answer: a JSON array of traces, each an array of spans. */
     void answer(String traces) {
         this.traces = traces;
+    }
+
+    /** What the next service lists answer: a JSON array, of names in a real Zipkin's answer. */
+    void services(String services) {
+        this.services = services;
     }
 
     /** A source reading this server. */

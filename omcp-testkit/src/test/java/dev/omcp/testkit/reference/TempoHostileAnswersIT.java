@@ -11,6 +11,7 @@ import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceResult;
@@ -291,21 +292,64 @@ class TempoHostileAnswersIT {
     void theServiceList_coversTheLastDay_notOnlyTheLiveStore() throws Exception {
         answers.put("/api/search/tag/service.name/values", "{\"tagValues\":[\"checkout\",\"cart\"]}");
         try (Connector connector = connect()) {
-            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name)
-                    .containsExactly("cart", "checkout");
+            ServiceListing listing = ((ServiceListingCapability) connector).serviceListing();
+            assertThat(listing.services()).extracting(ServiceInfo::name).containsExactly("cart", "checkout");
+            assertThat(listing.warnings()).as("nothing was left out").isEmpty();
         }
         assertThat(requests).containsExactly("/api/search/tag/service.name/values?start=" + NOW.minus(Duration.ofDays(1)).getEpochSecond()
                 + "&end=" + (NOW.getEpochSecond() + 1));
     }
 
     @Test
-    void aTempoRefusingTheWindow_stillListsItsLiveStoresServices() throws Exception {
+    void aTempoRefusingTheWindow_stillListsItsLiveStoresServices_sayingThatQuieterServicesMayBeMissing() throws Exception {
         answers.put("/api/search/tag/service.name/values", "{\"tagValues\":[{\"type\":\"string\",\"value\":\"checkout\"}]}");
         answers.put("refuse windows", "");
         try (Connector connector = connect()) {
-            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout");
+            ServiceListing listing = ((ServiceListingCapability) connector).serviceListing();
+            assertThat(listing.services()).extracting(ServiceInfo::name).containsExactly("checkout");
+            // the live store holds the last minutes only: a service that sent no trace since is not in the list, and says so
+            assertThat(listing.warnings()).containsExactly("Tempo refused the service list's window of the last 24 hours (Tempo "
+                    + "answered HTTP 400: range specified by start and end exceeds 12h0m0s), so only the services of its live store "
+                    + "(its most recent traces) are listed: a service that sent no trace since may be missing");
         }
         assertThat(requests).hasSize(2).last().isEqualTo("/api/search/tag/service.name/values");
+    }
+
+    @Test
+    void serviceNamesThatAreNotStrings_areLeftOut_countedInOneWarning_whileTheOthersAreListed() throws Exception {
+        // Tempo's v1 API answers strings, its v2 objects with a string 'value'; anything else names no service
+        answers.put("/api/search/tag/service.name/values", """
+                {"tagValues":["checkout",7,null,{"type":"string","value":"cart"},{"type":"int","value":5},{"type":"string"},
+                 ["payments"],true,{"type":"string","value":"search"}]}
+                """);
+        try (Connector connector = connect()) {
+            ServiceListingCapability services = (ServiceListingCapability) connector;
+            ServiceListing listing = services.serviceListing();
+            assertThat(listing.services()).extracting(ServiceInfo::name).containsExactly("cart", "checkout", "search");
+            assertThat(listing.warnings()).containsExactly("Tempo answered service names that are neither strings nor objects with a "
+                    + "string 'value' (6); they were left out of the listing (a broken answer, or something other than Tempo's "
+                    + "tag-values API at the source URL)");
+            assertThat(services.listServices()).isEqualTo(listing.services());
+        }
+    }
+
+    @Test
+    void aServiceListWithoutTagValues_isEmpty_whileTagValuesThatAreNotAList_areABadResponse() throws Exception {
+        // protobuf's JSON leaves an empty list out: no services, nothing left out
+        answers.put("/api/search/tag/service.name/values", "{}");
+        try (Connector connector = connect()) {
+            ServiceListing listing = ((ServiceListingCapability) connector).serviceListing();
+            assertThat(listing.services()).isEmpty();
+            assertThat(listing.warnings()).isEmpty();
+        }
+        // a 'tagValues' of another type lists nothing readable: failing the source says so, where an empty list would not
+        answers.put("/api/search/tag/service.name/values", "{\"tagValues\":{\"checkout\":true}}");
+        try (Connector connector = connect()) {
+            assertThatThrownBy(((ServiceListingCapability) connector)::serviceListing)
+                    .isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessage("Tempo's service list answered 'tagValues' that is not a JSON array");
+        }
     }
 
     private TraceSummary onlyTrace() throws Exception {

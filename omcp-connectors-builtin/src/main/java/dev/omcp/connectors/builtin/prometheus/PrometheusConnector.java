@@ -92,6 +92,8 @@ final class PrometheusConnector extends HttpBackendConnector
     private final AtomicBoolean targetLabelsLogged = new AtomicBoolean();
     /** Whether targets whose health is not a string have been logged for this source ({@link #servicesOfTargets}). */
     private final AtomicBoolean targetHealthLogged = new AtomicBoolean();
+    /** Whether targets that are no objects with a labels object have been logged for this source ({@link #servicesOfTargets}). */
+    private final AtomicBoolean targetsUnreadableLogged = new AtomicBoolean();
 
     /** @param scrapeInterval how often the source's targets are scraped: a rate window holds at least four of its samples */
     PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
@@ -313,9 +315,9 @@ final class PrometheusConnector extends HttpBackendConnector
     }
 
     /**
-     * The services, with what the answers said they may lack: target label values or health that were not strings
-     * ({@link #servicesOfTargets}), and what a service label's values answer warned (a frontend that could not ask every
-     * store), each line naming its label.
+     * The services, with what the answers said they may lack: target label values or health that were not strings, and
+     * targets that were not objects with labels ({@link #servicesOfTargets}), and what a service label's values answer
+     * warned (a frontend that could not ask every store), each line naming its label.
      */
     @Override
     public ServiceListing serviceListing() throws ConnectorException {
@@ -365,7 +367,10 @@ final class PrometheusConnector extends HttpBackendConnector
      * next service label that is a string, or not at all. Prometheus writes every label value as a
      * string, so the count is the listing's warning, which the agent is shown, and is logged once per source
      * for the operator, who can fix what answers at the source URL. A target whose {@code health} is not a
-     * string is handled alike ({@link #healthOf}).
+     * string is handled alike ({@link #healthOf}), and so is an entry of {@code activeTargets} that is not an object
+     * with a {@code labels} object: it is no target Prometheus writes, so it is left out, counted in neither a
+     * service's targets nor its services; once it was left out without a word, and a service whose targets were all
+     * such looked as if nothing scraped it.
      */
     private Targets servicesOfTargets(JsonObject targets) throws ConnectorException {
         BackendHttp.requireSuccess(targets, BACKEND);
@@ -378,8 +383,10 @@ final class PrometheusConnector extends HttpBackendConnector
         Map<String, String> labelOf = new TreeMap<>();
         LabelsLeftOut leftOut = new LabelsLeftOut();
         int healthUnreadable = 0;
+        int unreadable = 0;
         for (JsonValue t : active) {
             if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
+                unreadable++;
                 continue;
             }
             labels.values().stream().filter(v -> !(v instanceof JsonString)).forEach(v -> leftOut.add());
@@ -399,7 +406,7 @@ final class PrometheusConnector extends HttpBackendConnector
                 }
             }
         }
-        logLeftOut(leftOut.count(), healthUnreadable);
+        logLeftOut(leftOut.count(), healthUnreadable, unreadable);
         counts.forEach((name, c) -> services.put(name, attributesOfTargets(labelOf.get(name), c)));
         List<String> warnings = new ArrayList<>();
         leftOut.warning(BACKEND, "targets: a target whose service label was one is listed by the next service label whose value "
@@ -407,6 +414,11 @@ final class PrometheusConnector extends HttpBackendConnector
         if (healthUnreadable > 0) {
             warnings.add(BACKEND + " answered targets whose health is not a string (" + healthUnreadable + "); they are counted in "
                     + "their services' targets but neither as up nor as down (" + HEALTH_UNREADABLE + ")");
+        }
+        if (unreadable > 0) {
+            warnings.add(BACKEND + " answered targets that are not JSON objects, or whose labels are not one (" + unreadable + "); "
+                    + "they were left out: they count in no service's targets, and a service only they name is listed from label "
+                    + "values, if at all");
         }
         return new Targets(services, warnings);
     }
@@ -434,7 +446,7 @@ final class PrometheusConnector extends HttpBackendConnector
     }
 
     /** Logs what a targets answer held that no Prometheus writes, each kind once per source: the operator can fix the source. */
-    private void logLeftOut(long labelsLeftOut, int healthUnreadable) {
+    private void logLeftOut(long labelsLeftOut, int healthUnreadable, int targetsUnreadable) {
         if (labelsLeftOut > 0 && targetLabelsLogged.compareAndSet(false, true)) {
             LOG.warn("event=prometheus-target-labels-left-out source={} count={} effect=\"target label values that are not strings "
                     + "were left out of the targets' labels; a target is listed by the next service label whose value is a string, "
@@ -447,6 +459,12 @@ final class PrometheusConnector extends HttpBackendConnector
                     + "are counted in their services' targets but neither as up nor as down\" hint=\"Prometheus writes a target's "
                     + "health as a string: check what answers at the source URL (a proxy or an incompatible server?); logged once per "
                     + "source until it is reloaded or the gateway restarts\"", source().name(), healthUnreadable);
+        }
+        if (targetsUnreadable > 0 && targetsUnreadableLogged.compareAndSet(false, true)) {
+            LOG.warn("event=prometheus-targets-unreadable source={} count={} effect=\"entries of the targets answer that are not "
+                    + "objects with a labels object were left out of the service listing\" hint=\"Prometheus writes each active "
+                    + "target as an object with its labels: check what answers at the source URL (a proxy or an incompatible server?); "
+                    + "logged once per source until it is reloaded or the gateway restarts\"", source().name(), targetsUnreadable);
         }
     }
 

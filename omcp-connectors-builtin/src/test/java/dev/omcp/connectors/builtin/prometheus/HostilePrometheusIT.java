@@ -150,6 +150,39 @@ class HostilePrometheusIT {
     }
 
     @Test
+    void targetsThatAreNotObjects_orWithoutALabelsObject_areLeftOutCounted_warnedInTheListing_andLoggedOncePerSource()
+            throws Exception {
+        // each entry of activeTargets is an object with a labels object: a string, a number, null, a list, or labels of another
+        // type is no target of Prometheus' (a proxy, an incompatible server), and once left it out without a word
+        ANSWERS.put("/api/v1/targets", """
+                {"status":"success","data":{"activeTargets":[
+                  {"labels":{"job":"api","instance":"a:9100"},"health":"up"},
+                  "job=api,instance=b:9100", 7, null, [{"labels":{"job":"api"}}],
+                  {"labels":"job=api","health":"up"},
+                  {"health":"up"}]}}
+                """);
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(PrometheusConnector.class);
+        var events = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+        events.start();
+        logger.addAppender(events);
+        try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
+            ServiceListing listing = fresh.serviceListing();
+            fresh.serviceListing();
+
+            assertThat(listing.services()).extracting(s -> s.name() + ":" + s.attributes().get("targets") + "/"
+                    + s.attributes().get("targetsUp")).containsExactly("api:1/1");
+            assertThat(listing.warnings()).containsExactly("Prometheus answered targets that are not JSON objects, or whose labels are "
+                    + "not one (6); they were left out: they count in no service's targets, and a service only they name is listed "
+                    + "from label values, if at all");
+            assertThat(fresh.listServices()).isEqualTo(listing.services());
+            assertThat(events.list).extracting(e -> e.getFormattedMessage()).singleElement().asString()
+                    .contains("event=prometheus-targets-unreadable", "source=small", "count=6", "logged once");
+        } finally {
+            logger.detachAppender(events);
+        }
+    }
+
+    @Test
     void whatALabelValuesAnswerSaysItLacks_isTheListingsWarning_namingTheLabel() throws Exception {
         // a query frontend (Thanos, Mimir) says beside the values that a store did not answer: the listing may lack services
         ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"api\"],\"warnings\":[\"store eu-1 did not answer\"]}");

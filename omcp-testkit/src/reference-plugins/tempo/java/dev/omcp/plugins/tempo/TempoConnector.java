@@ -8,6 +8,7 @@ import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
@@ -57,6 +58,8 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     static final int GONE_IDS_NAMED = 3;
     /** How much of a not-ready answer the health message quotes. */
     static final int MAX_NOT_READY_CHARS = 200;
+    /** How much of Tempo's refusal of the service list's window the listing's warning quotes. */
+    static final int MAX_REFUSAL_CHARS = 200;
     private final SourceConfig source;
     private final BackendApi api;
     private final Clock clock;
@@ -91,10 +94,22 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
+        return serviceListing().services();
+    }
+
+    /**
+     * The services of the last {@link #SERVICE_LOOKBACK}, sorted, with what the listing left out: the values of the tag
+     * list that name no service (neither a string, as Tempo's v1 API writes them, nor an object with a string
+     * {@code value}, as its v2 API does), counted, and, when Tempo refused the window, that only its live store's
+     * services are listed. Both were once silent, so the agent took a list that lacked services for the whole one.
+     */
+    @Override
+    public ServiceListing serviceListing() throws ConnectorException {
         Instant now = clock.instant();
         Map<String, String> window = new LinkedHashMap<>();
         window.put("start", Long.toString(now.minus(SERVICE_LOOKBACK).getEpochSecond()));
         window.put("end", Long.toString(secondsRoundedUp(now)));
+        List<String> warnings = new ArrayList<>();
         JsonObject answer;
         try {
             answer = api.getObject("api/search/tag/service.name/values", window);
@@ -102,21 +117,47 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
             if (e.kind() != ConnectorException.Kind.BAD_QUERY) {
                 throw e;
             }
-            // a tenant whose max_search_duration is shorter refuses the window: its live store's services are what remains
+            // a tenant whose max_search_duration is shorter refuses the window: its live store's services are what remains.
+            // Tempo's words say what it allows: BackendApi's message names no URL of the source, and they are cleaned again
             answer = api.getObject("api/search/tag/service.name/values", Map.of());
+            warnings.add("Tempo refused the service list's window of the last " + SERVICE_LOOKBACK.toHours() + " hours ("
+                    + BackendText.clean(e.getMessage(), MAX_REFUSAL_CHARS) + "), so only the services of its live store (its most "
+                    + "recent traces) are listed: a service that sent no trace since may be missing");
         }
         List<ServiceInfo> services = new ArrayList<>();
-        if (answer.get("tagValues") instanceof JsonArray values) {
-            for (JsonValue value : values) {
-                if (value instanceof JsonString text) {
-                    services.add(new ServiceInfo(text.getString(), Map.of()));
-                } else if (value instanceof JsonObject typed && typed.get("value") instanceof JsonString text) {
-                    services.add(new ServiceInfo(text.getString(), Map.of()));
-                }
+        int leftOut = 0;
+        for (JsonValue value : tagValues(answer)) {
+            if (value instanceof JsonString text) {
+                services.add(new ServiceInfo(text.getString(), Map.of()));
+            } else if (value instanceof JsonObject typed && typed.get("value") instanceof JsonString text) {
+                services.add(new ServiceInfo(text.getString(), Map.of()));
+            } else {
+                leftOut++;
             }
         }
+        if (leftOut > 0) {
+            warnings.add("Tempo answered service names that are neither strings nor objects with a string 'value' (" + leftOut
+                    + "); they were left out of the listing (a broken answer, or something other than Tempo's tag-values API at the "
+                    + "source URL)");
+        }
         services.sort(Comparator.comparing(ServiceInfo::name));
-        return services;
+        return new ServiceListing(services, warnings);
+    }
+
+    /**
+     * The tag list's values: none when {@code tagValues} is absent (protobuf's JSON leaves out an empty list); one of
+     * another type is a BAD_RESPONSE, as a search's {@code traces} is ({@link #hits}), not a Tempo that knows no service.
+     */
+    private static JsonArray tagValues(JsonObject answer) throws ConnectorException {
+        JsonValue values = answer.get("tagValues");
+        if (values == null || values.getValueType() == JsonValue.ValueType.NULL) {
+            return JsonValue.EMPTY_JSON_ARRAY;
+        }
+        if (values instanceof JsonArray list) {
+            return list;
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                "Tempo's service list answered 'tagValues' that is not a JSON array");
     }
 
     @Override

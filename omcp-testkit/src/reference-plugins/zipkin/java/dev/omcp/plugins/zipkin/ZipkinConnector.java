@@ -10,6 +10,7 @@ import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
@@ -112,18 +113,33 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
+        return serviceListing().services();
+    }
+
+    /**
+     * Zipkin's service names, sorted, and a warning counting the entries of its list that are not strings: Zipkin writes
+     * names only, so such an entry names no service and is left out, while the others are still worth listing. Said, not
+     * silent, so the agent does not take the list for every service Zipkin knows.
+     */
+    @Override
+    public ServiceListing serviceListing() throws ConnectorException {
         JsonStructure answer = api.getJson("api/v2/services", Map.of());
         if (!(answer instanceof JsonArray names)) {
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's service list is not a JSON array");
         }
         List<ServiceInfo> services = new ArrayList<>();
+        int leftOut = 0;
         for (JsonValue name : names) {
             if (name instanceof JsonString text) {
                 services.add(new ServiceInfo(text.getString(), Map.of()));
+            } else {
+                leftOut++;
             }
         }
         services.sort(Comparator.comparing(ServiceInfo::name));
-        return services;
+        List<String> warnings = leftOut == 0 ? List.of() : List.of("Zipkin answered service names that are not strings (" + leftOut
+                + "); they were left out of the listing (a broken answer, or something other than Zipkin's API at the source URL)");
+        return new ServiceListing(services, warnings);
     }
 
     @Override
