@@ -1,13 +1,16 @@
 package dev.omcp.adapters.http.api;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.audit.AuditRecording;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.info.GatewayDescription;
 import io.javalin.http.HandlerType;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The endpoints that answer without credentials in every mode (spec 4.2): probes, metrics and
@@ -18,13 +21,21 @@ public final class PublicEndpoints {
     private final GatewayMetrics metrics;
     private final ManagementIdentity identity;
     private final BooleanSupplier ready;
+    private final Supplier<AuditRecording> auditRecording;
 
     public PublicEndpoints(
             GatewayDescription description, GatewayMetrics metrics, ManagementIdentity identity, BooleanSupplier ready) {
+        this(description, metrics, identity, ready, () -> AuditRecording.OK);
+    }
+
+    /** With {@code auditRecording}, whose state {@code /readyz} names while ready ({@link ReadinessDegradations}). */
+    public PublicEndpoints(GatewayDescription description, GatewayMetrics metrics, ManagementIdentity identity, BooleanSupplier ready,
+            Supplier<AuditRecording> auditRecording) {
         this.description = description;
         this.metrics = metrics;
         this.identity = identity;
         this.ready = ready;
+        this.auditRecording = Objects.requireNonNull(auditRecording, "auditRecording");
     }
 
     /** Registers the routes; {@code openApi} supplies the document once every route is known. */
@@ -34,12 +45,18 @@ public final class PublicEndpoints {
                 .response(200, "alive")
                 .handle(ctx -> JsonResponses.json(ctx, 200, Map.of("status", "ok")));
         routes.route(HandlerType.GET, "/readyz").tag("probes").publicRoute()
-                .summary("Readiness: ready once started, not ready while shutting down")
-                .response(200, "ready")
+                .summary("Readiness: ready once started, not ready while shutting down; an audit log that cannot record "
+                        + "is named but keeps the gateway ready, as agents are still served")
+                .response(200, "ready: {status: ready, degraded}; degraded lists what is refused while ready, empty when "
+                        + "nothing is: [{check: audit, recording: failing|stopped, detail}] while management changes are refused "
+                        + "for want of an audit entry")
                 .response(503, "starting or shutting down: {status: not-ready, code: OMCP_NOT_READY, error}")
                 .handle(ctx -> {
                     if (ready.getAsBoolean()) {
-                        JsonResponses.json(ctx, 200, Map.of("status", "ready"));
+                        Map<String, Object> body = new LinkedHashMap<>();
+                        body.put("status", "ready");
+                        body.put("degraded", ReadinessDegradations.of(auditRecording.get()));
+                        JsonResponses.json(ctx, 200, body);
                         return;
                     }
                     // an error like every other (code and error), so the document can describe every 503 alike

@@ -18,6 +18,7 @@ import dev.omcp.adapters.http.security.HostOriginGuard;
 import dev.omcp.adapters.http.security.SecurityHeaders;
 import dev.omcp.adapters.http.security.TrustedProxies;
 import dev.omcp.ports.audit.AuditHistory;
+import dev.omcp.ports.audit.AuditRecording;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
@@ -43,6 +44,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.slf4j.Logger;
@@ -114,8 +116,11 @@ public final class GatewayHttpServer implements AutoCloseable {
                 .clock(builder.clock)
                 .inFlightTracker(inFlight)
                 .build();
+        // without an audit log nothing is refused for want of an entry, so readiness names none
+        Supplier<AuditRecording> auditRecording = builder.audit.<Supplier<AuditRecording>>map(audit -> audit::recording)
+                .orElse(() -> AuditRecording.OK);
         PublicEndpoints publicEndpoints = new PublicEndpoints(
-                builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
+                builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING, auditRecording);
         List<HttpModule> modules = List.copyOf(builder.modules);
         ApiGuard apiGuard = builder.apiGuard;
         SecurityHeaders securityHeaders = builder.securityHeaders;
@@ -512,7 +517,8 @@ public final class GatewayHttpServer implements AutoCloseable {
 
         /**
          * The audit log whose state {@code /metrics} exports (whether it records; each sink's delivered,
-         * dead-lettered, overflowed and lost entries). Default: none, for an embedder without one.
+         * dead-lettered, overflowed and lost entries) and {@code /readyz} names while it cannot record.
+         * Default: none, for an embedder without one.
          */
         public Builder audit(AuditHistory audit) {
             this.audit = Optional.of(Objects.requireNonNull(audit, "audit"));
