@@ -1,20 +1,26 @@
 package dev.omcp.app.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** spec 5.5 tenants: an install reconnects every tenant's sources, but its answer names only the caller's. */
+/**
+ * spec 5.5 tenants: a plugin serves every tenant, so only an operator without a tenant installs, uploads or removes one;
+ * its install reconnects every tenant's sources.
+ */
 class ConnectorInstallTenantsIT {
     @TempDir
     Path dir;
@@ -57,17 +63,41 @@ class ConnectorInstallTenantsIT {
     }
 
     @Test
-    void aTenantsAdmin_seesOnlyItsTenantsAndUnboundSources_inTheInstallAnswer_whileEveryTenantsSourceConnects() throws IOException {
+    void aTenantsAdmin_installsUploadsAndRemovesNoPlugin_whichWouldServeEveryTenant_andNothingChanges() throws IOException {
         start();
         Browser ada = ManagementUsers.login(gateway, "ada");
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String connectorsBefore = ada.get("/api/connectors").body();
+        String sourcesBefore = alice.get("/api/sources").body();
 
-        Browser.Reply reply = ada.post("/api/connectors/install", "{\"name\": \"tempo\"}");
+        Browser.Reply installed = ada.post("/api/connectors/install", "{\"name\": \"tempo\"}");
+        Browser.Reply uploaded = ada.send("POST", "/api/connectors/upload", "not a bundle");
+        Browser.Reply removed = ada.send("DELETE", "/api/connectors/tempo?force=true", null);
+
+        for (Browser.Reply refused : List.of(installed, uploaded, removed)) {
+            assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+            assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CONNECTORS_GATEWAY_WIDE");
+            assertThat(refused.json().path("error").asText()).contains("every tenant", "tenant 'acme'", "nothing changed",
+                    "operator without a tenant");
+        }
+        assertThat(ada.get("/api/connectors").body()).as("no plugin installed").isEqualTo(connectorsBefore);
+        assertThat(Files.exists(dir.resolve("plugins").resolve("tempo"))).as("nothing written to the plugins directory").isFalse();
+        assertThat(alice.get("/api/sources").body()).as("no source reconnected").isEqualTo(sourcesBefore);
+        assertThat(gateway.audit.events().stream().filter(e -> e.resource().equals("connectors")).toList())
+                .extracting(AuditEvent::actor, AuditEvent::status)
+                .containsExactly(tuple("ada", 403), tuple("ada", 403), tuple("ada", 403));
+    }
+
+    @Test
+    void anOperatorWithoutATenant_installsThePlugin_andItsAnswerNamesEveryTenantsSource() throws IOException {
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+
+        Browser.Reply reply = alice.post("/api/connectors/install", "{\"name\": \"tempo\"}");
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(201);
         JsonNode body = reply.json();
-        assertThat(body.path("sources").findValuesAsText("name")).containsExactly("traces-acme", "traces-shared");
-        assertThat(reply.body()).doesNotContain("globex");
-        Browser alice = ManagementUsers.login(gateway, "alice");
+        assertThat(body.path("sources").findValuesAsText("name")).containsExactly("traces-acme", "traces-globex", "traces-shared");
         JsonNode all = alice.get("/api/sources").json().path("sources");
         assertThat(all.findValuesAsText("status")).as("the plugin serves every tenant: " + all).containsOnly("connected").hasSize(3);
     }

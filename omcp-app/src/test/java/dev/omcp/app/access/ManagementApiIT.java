@@ -409,6 +409,39 @@ class ManagementApiIT {
     }
 
     @Test
+    void aTenantsAdmin_readsASharedSource_butNeitherChangesNorRemovesIt_whileItsOwnTenantsSourcesStayItsToManage() throws IOException {
+        start();
+        Browser ada = ManagementUsers.login(gateway, "ada");
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String before = alice.get("/api/sources").body();
+        Browser.Reply shared = ada.get("/api/sources/shared-prometheus");
+        assertThat(shared.status()).as("a tenant's admin still reads the source every tenant uses").isEqualTo(200);
+
+        Browser.Reply moved = put(ada, "/api/sources/shared-prometheus", "{\"type\": \"prometheus\", \"url\": \"http://127.0.0.1:2\"}");
+        Browser.Reply taken = put(ada, "/api/sources/shared-prometheus", "{\"type\": \"prometheus\", \"tenant\": \"acme\"}");
+        Browser.Reply removed = ada.send("DELETE", "/api/sources/shared-prometheus", null);
+
+        for (Browser.Reply refused : List.of(moved, taken, removed)) {
+            assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+            assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_SOURCE_GATEWAY_WIDE");
+            assertThat(refused.json().path("reason").asText()).isEqualTo(refused.json().path("error").asText())
+                    .contains("'shared-prometheus'", "every tenant", "tenant 'acme'", "nothing changed", "operator without a tenant");
+        }
+        assertThat(alice.get("/api/sources").body()).as("no source changed").isEqualTo(before);
+        assertThat(audited("sources")).extracting(AuditEvent::actor, AuditEvent::status).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("ada", 403), org.assertj.core.groups.Tuple.tuple("ada", 403),
+                org.assertj.core.groups.Tuple.tuple("ada", 403));
+
+        // a source of its own tenant: added, changed and removed as before
+        assertThat(ada.post("/api/sources", "{\"name\": \"acme-prometheus\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}")
+                .status()).isEqualTo(201);
+        assertThat(put(ada, "/api/sources/acme-prometheus", "{\"type\": \"prometheus\", \"enabled\": false}").status()).isEqualTo(200);
+        assertThat(ada.send("DELETE", "/api/sources/acme-prometheus", null).status()).isEqualTo(204);
+        // and an operator without a tenant still changes the shared one
+        assertThat(put(alice, "/api/sources/shared-prometheus", "{\"type\": \"prometheus\", \"enabled\": false}").status()).isEqualTo(200);
+    }
+
+    @Test
     void settings_showNoSecretOrPath_andChangeOnlyWhatIsChangeable() throws IOException {
         start(Map.of("OMCP_MGMT_AUDIT_FILE", dir.resolve("audit.jsonl").toString()));
         Browser olivia = ManagementUsers.login(gateway, "olivia");

@@ -91,7 +91,10 @@ import org.slf4j.LoggerFactory;
  * <p>Tenant binding: a source bound to a tenant serves only principals of that tenant; an unbound
  * source serves everyone. For tools, a principal without a tenant sees only unbound sources (fail
  * closed); for the management API, a caller without a tenant (an operator of the whole gateway)
- * sees every source.
+ * sees and changes every source, and a caller with a tenant sees its tenant's and the unbound ones
+ * but changes and removes only its tenant's: an unbound source serves every tenant, so its change
+ * is refused ({@link SourceOutcome#GATEWAY_WIDE}), as a tenant's admin may not change the health
+ * thresholds or the connector plugins every tenant shares.
  */
 public final class SourceRegistry implements ManageSources, ConnectorUsers, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceRegistry.class);
@@ -488,6 +491,10 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         if (current == null || !current.visibleTo(caller.tenant(), true)) {
             return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
         }
+        Optional<SourceOutcome.Refused> shared = sharedWithEveryTenant(current, caller, "change");
+        if (shared.isPresent()) {
+            return shared.get();
+        }
         if (!draft.name().equals(name)) {
             return refused(SourceOutcome.INVALID, "the body names source '" + draft.name() + "' but the path names '"
                     + name + "'; sources cannot be renamed, add a new one and remove the old");
@@ -701,6 +708,10 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             if (current == null || !current.visibleTo(caller.tenant(), true)) {
                 return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
             }
+            Optional<SourceOutcome.Refused> shared = sharedWithEveryTenant(current, caller, "remove");
+            if (shared.isPresent()) {
+                return shared.get();
+            }
             SourceView seen = view(current);
             if (!SourcePrecondition.onVersions(ifVersionIn).acceptsVersionOf(seen)) {
                 return stale("remove", name, seen, caller);
@@ -776,6 +787,25 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private static String quotedPaths(List<String> paths) {
         return String.join(", ", paths.stream().limit(10).map(path -> BackendText.quoted(path, 64)).toList())
                 + (paths.size() > 10 ? " and " + (paths.size() - 10) + " more" : "");
+    }
+
+    /**
+     * The refusal of a caller bound to a tenant who asked to change or remove a source bound to no tenant: such a source
+     * serves every tenant, so its URL, settings or binding changed by one tenant's admin would change (or take away) what
+     * every other tenant's tool calls read. Judged before the body and the version, so whatever was sent, the answer is the
+     * same; the caller may read the source, so naming it tells nothing new.
+     */
+    private static Optional<SourceOutcome.Refused> sharedWithEveryTenant(LiveSource source, Principal caller, String action) {
+        if (caller.tenant().isEmpty() || !source.definition().config().tenant().isEmpty()) {
+            return Optional.empty();
+        }
+        String name = source.definition().name();
+        LOG.info("event=source-change-refused action={} source={} actor=\"{}\" tenant=\"{}\" reason=gateway-wide", action, name,
+                LogField.of(caller.id()), LogField.of(caller.tenant()));
+        return Optional.of(refused(SourceOutcome.GATEWAY_WIDE, "source '" + name + "' is bound to no tenant, so it serves every "
+                + "tenant, and a caller bound to tenant '" + BackendText.quoted(caller.tenant(), 256) + "' may read it but not "
+                + action + " it; nothing changed. Ask an operator without a tenant to make the change, or add a source of "
+                + "your own tenant with POST /api/sources"));
     }
 
     private static SourceOutcome.Stale stale(String action, String name, SourceView seen, Principal caller) {

@@ -710,26 +710,41 @@ class SourceRegistryTest {
     }
 
     @Test
-    void aTenantUsersChangeOfASharedSource_keepsItShared_unlessTheyBindItToTheirTenant() {
+    void aTenantUser_neitherChangesNorBindsNorRemovesASharedSource_whichServesEveryTenant_butManagesTheirOwn() {
         store.sources.add(def("shared", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("acme-prom", "prometheus", "https://prom.example.com", "acme", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);
-        SourceView read = registry.list(tenantUser("acme")).get(0);
-        assertThat(read.tenant()).isEmpty();
+        SourceView read = registry.list(tenantUser("acme")).stream().filter(v -> v.name().equals("shared")).findFirst().orElseThrow();
+        assertThat(read.tenant()).as("a tenant user still reads the shared source").isEmpty();
 
-        // what acme read, sent back with one change: globex must not lose the source
-        SourceOutcome changed = registry.update("shared", new SourceDraft("shared", "prometheus", Optional.empty(), read.tenant(),
-                true, Json.createObjectBuilder().add("step", "30s").build()),
-                tenantUser("acme"));
-
-        assertThat(changed).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEmpty());
-        assertThat(store.sources.get(0).config().tenant()).isEmpty();
-        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).extracting(Bound::source).containsExactly("shared");
-
-        // binding it to their own tenant is still theirs to ask for
+        // what acme read, sent back with one change; then taking it for acme alone; then removing it
+        SourceOutcome changed = registry.update("shared", new SourceDraft("shared", "prometheus", Optional.of("https://other.example.com"),
+                read.tenant(), true, Json.createObjectBuilder().add("step", "30s").build()), tenantUser("acme"));
         SourceOutcome bound = registry.update("shared", new SourceDraft("shared", "prometheus", Optional.empty(), "acme", true,
                 JsonObject.EMPTY_JSON_OBJECT), tenantUser("acme"));
-        assertThat(bound).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEqualTo("acme"));
-        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).isEmpty();
+        SourceOutcome removed = registry.remove("shared", tenantUser("acme"), Optional.of(Set.of(read.version())));
+
+        for (SourceOutcome refusal : List.of(changed, bound, removed)) {
+            assertThat(refusal).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                assertThat(r.code()).isEqualTo("OMCP_SOURCE_GATEWAY_WIDE");
+                assertThat(r.reason()).contains("'shared'", "every tenant", "tenant 'acme'", "nothing changed",
+                        "operator without a tenant");
+            });
+        }
+        assertThat(store.saves).as("nothing written").isZero();
+        assertThat(registry.find("shared", Principal.anonymous())).get().satisfies(v -> {
+            assertThat(v.tenant()).isEmpty();
+            assertThat(v.endpoint()).isEqualTo("https://prom.example.com");
+            assertThat(v.version()).isEqualTo(read.version());
+        });
+        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).extracting(Bound::source).containsExactly("shared");
+
+        // their own tenant's source stays theirs to change and remove, and an operator without a tenant changes the shared one
+        assertThat(registry.update("acme-prom", new SourceDraft("acme-prom", "prometheus", Optional.empty(), Optional.empty(), true,
+                Json.createObjectBuilder().add("step", "30s").build()), tenantUser("acme"))).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(registry.remove("acme-prom", tenantUser("acme"))).isInstanceOf(SourceOutcome.Removed.class);
+        assertThat(registry.update("shared", new SourceDraft("shared", "prometheus", Optional.empty(), Optional.empty(), true,
+                Json.createObjectBuilder().add("step", "30s").build()), Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
     }
 
     @Test
@@ -872,7 +887,7 @@ class SourceRegistryTest {
         FakeConnector serving = created.getFirst();
         JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
         JsonObject movedFirst = Json.createObjectBuilder(shown).add("upstreams", Json.createArrayBuilder()
-                .add(Json.createObjectBuilder().add("url", "https://evil.example.com/x").add("password", ManageSources.MASK))
+                .add(Json.createObjectBuilder().add("url", "https://other.example.com/x").add("password", ManageSources.MASK))
                 .add(Json.createObjectBuilder().add("url", "https://b.example.com").add("password", ManageSources.MASK))).build();
         // each backend stays named, but each stored password would go to the other's host
         JsonObject swapped = Json.createObjectBuilder(shown).add("upstreams", Json.createArrayBuilder()

@@ -8,8 +8,10 @@ import java.util.Set;
 /**
  * Driving port: the management API's use cases for sources. Implemented by the core.
  *
- * <p>Callers with a tenant see and change only sources bound to their tenant or to none; callers
- * without a tenant (the operators of a single-tenant gateway) see every source. Permissions
+ * <p>Callers with a tenant see only sources bound to their tenant or to none, and change only those
+ * bound to their tenant: a source bound to none serves every tenant, so changing or removing it is
+ * refused with {@link SourceOutcome#GATEWAY_WIDE}. Callers without a tenant (the operators of the
+ * whole gateway) see and change every source. Permissions
  * ({@code sources:read}, {@code sources:write}, {@code sources:delete}) are checked by the caller
  * before these methods run.
  */

@@ -36,7 +36,7 @@ public sealed interface SourceOutcome {
      *
      * @param code a stable code, one of {@code OMCP_SOURCE_INVALID}, {@code OMCP_SOURCE_URL_REJECTED},
      *     {@code OMCP_SOURCE_TYPE_UNKNOWN}, {@code OMCP_SOURCE_EXISTS}, {@code OMCP_SOURCE_NOT_FOUND},
-     *     {@code OMCP_SOURCE_CONFLICT}, {@code OMCP_SOURCES_NOT_PERSISTED}
+     *     {@code OMCP_SOURCE_CONFLICT}, {@code OMCP_SOURCE_GATEWAY_WIDE}, {@code OMCP_SOURCES_NOT_PERSISTED}
      * @param reason what was wrong and what to do; never a URL or a secret
      */
     record Refused(String code, String reason) implements SourceOutcome {
@@ -61,6 +61,11 @@ public sealed interface SourceOutcome {
      * not read also has, which would bring that entry back as the source); the operator fixes the file first (409).
      */
     String CONFLICT = "OMCP_SOURCE_CONFLICT";
+    /**
+     * Code: a caller bound to a tenant asked to change or remove a source bound to no tenant, which serves every tenant; only
+     * a caller without a tenant may; nothing changed (403).
+     */
+    String GATEWAY_WIDE = "OMCP_SOURCE_GATEWAY_WIDE";
     /** Code: the sources file could not be written; nothing changed (503). */
     String NOT_PERSISTED = "OMCP_SOURCES_NOT_PERSISTED";
 }

@@ -21,7 +21,9 @@ import java.util.Set;
  * answers 401 without a session, 403 {@code OMCP_CSRF_MISMATCH} without the CSRF token on a
  * mutating request, 403 {@code OMCP_PERMISSION_DENIED} without the permission, and reports every
  * mutating request to the audit trail. A mutating route ({@code POST}, {@code PUT}, {@code PATCH},
- * {@code DELETE}) must declare a permission unless it is public; registration fails otherwise.
+ * {@code DELETE}) must declare a permission unless it is public; registration fails otherwise. A change whose
+ * effect reaches every tenant declares so with {@link RouteBuilder#gatewayWide}, and a caller bound to a tenant is
+ * then refused ({@link GatewayWideChange}).
  */
 public final class ApiRoutes {
     private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
@@ -50,10 +52,13 @@ public final class ApiRoutes {
      * @param queryParameters the query parameters the route takes, any other refused before its
      *     handler runs; empty when the route reads them itself (a tool's arguments, a probe)
      * @param requestBody the body the route reads; empty when it reads none
+     * @param gatewayWide what the route changes for every tenant, which a caller bound to a tenant may not change;
+     *     empty when its changes stay within the caller's tenant (or it changes nothing)
      */
     public record Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses,
             Permission permission, boolean csrfExempt, boolean audited, String auditResource, String auditAction,
-            boolean auditAlways, Optional<List<String>> queryParameters, Optional<RequestBody> requestBody) {
+            boolean auditAlways, Optional<List<String>> queryParameters, Optional<RequestBody> requestBody,
+            Optional<GatewayWideChange> gatewayWide) {
         public Route {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(path, "path");
@@ -64,6 +69,15 @@ public final class ApiRoutes {
             Objects.requireNonNull(auditAction, "auditAction");
             queryParameters = queryParameters.map(List::copyOf);
             Objects.requireNonNull(requestBody, "requestBody");
+            Objects.requireNonNull(gatewayWide, "gatewayWide");
+        }
+
+        /** A route whose changes stay within the caller's tenant. */
+        public Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses,
+                Permission permission, boolean csrfExempt, boolean audited, String auditResource, String auditAction,
+                boolean auditAlways, Optional<List<String>> queryParameters, Optional<RequestBody> requestBody) {
+            this(method, path, summary, tag, publicRoute, responses, permission, csrfExempt, audited, auditResource, auditAction,
+                    auditAlways, queryParameters, requestBody, Optional.empty());
         }
 
         public Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses) {
@@ -187,6 +201,7 @@ public final class ApiRoutes {
         private Optional<List<String>> queryParameters = Optional.empty();
         private BodyRefusal queryRefusal = BodyRefusal.COMMON;
         private Optional<RequestBody> requestBody = Optional.empty();
+        private Optional<GatewayWideChange> gatewayWide = Optional.empty();
         private final List<Response> responses = new ArrayList<>();
 
         private RouteBuilder(HandlerType method, String path) {
@@ -283,6 +298,16 @@ public final class ApiRoutes {
             return this;
         }
 
+        /**
+         * The route changes something every tenant shares ({@link GatewayWideChange}): a caller bound to a tenant is
+         * answered 403 {@code code} after the access checks, before the handler reads anything, with a message that
+         * says {@code what} is gateway-wide, that it may not {@code action}, and that an operator without a tenant must.
+         */
+        public RouteBuilder gatewayWide(String code, String what, String action) {
+            this.gatewayWide = Optional.of(new GatewayWideChange(code, what, action));
+            return this;
+        }
+
         public RouteBuilder response(int status, String description) {
             responses.add(new Response(status, description, "application/json"));
             return this;
@@ -308,7 +333,7 @@ public final class ApiRoutes {
             Route route = new Route(method.name(), path, summary, tag, publicRoute, responses, permission, csrfExempt, audited,
                     auditResource != null ? auditResource : defaultAuditResource(path),
                     auditAction != null ? auditAction : defaultAuditAction(method.name(), path),
-                    auditResource != null && audited, queryParameters, requestBody);
+                    auditResource != null && audited, queryParameters, requestBody, gatewayWide);
             if (route.mutating() && permission == null && !publicRoute && path.startsWith("/api/")) {
                 throw new IllegalStateException("route " + method + " " + path + " changes state but declares no permission; "
                         + "add .permission(resource, action) (spec 5.5: every mutating route checks a permission)");
@@ -317,8 +342,14 @@ public final class ApiRoutes {
                 throw new IllegalStateException("route " + method + " " + path + " is public but declares a permission; "
                         + "a public route answers without a session, so it cannot check one");
             }
+            if (gatewayWide.isPresent() && (publicRoute || !route.mutating())) {
+                throw new IllegalStateException("route " + method + " " + path + " is declared gateway-wide but "
+                        + (publicRoute ? "is public, so its caller has no tenant to refuse" : "changes nothing"));
+            }
             guard.validate(route);
-            Handler checked = checkingQuery(route, queryParameters, queryRefusal, handler);
+            Handler queryChecked = checkingQuery(route, queryParameters, queryRefusal, handler);
+            // a caller bound to a tenant learns nothing more of a gateway-wide change than that it may not make it
+            Handler checked = gatewayWide.map(change -> change.guarding(route, queryChecked)).orElse(queryChecked);
             routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, checked));
             if (method == HandlerType.GET && route.auditAlways()) {
                 // a GET that acts (the OIDC callback redeems its code and starts a session): a HEAD, which

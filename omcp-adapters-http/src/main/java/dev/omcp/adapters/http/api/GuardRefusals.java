@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The refusals the management guard answers for a route before its handler runs (no session, no
- * CSRF token, no permission, no policy decision, no audit trail), by status: what a client generated
+ * CSRF token, no permission, no policy decision, no audit trail), and the route's own refusal of a
+ * caller bound to a tenant when it changes something every tenant shares, by status: what a client generated
  * from the OpenAPI document must be ready for on that route, whichever handler serves it.
  */
 final class GuardRefusals {
@@ -27,6 +28,7 @@ final class GuardRefusals {
         if (route.permission() != null) {
             forbidden.add("the caller lacks " + route.permission() + " (OMCP_PERMISSION_DENIED)");
         }
+        route.gatewayWide().ifPresent(change -> forbidden.add(change.documented()));
         if (!forbidden.isEmpty()) {
             refusals.put(403, String.join("; or ", forbidden));
         }

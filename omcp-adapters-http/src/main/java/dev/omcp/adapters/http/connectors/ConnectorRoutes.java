@@ -59,9 +59,10 @@ import java.util.stream.Collectors;
  * nothing is written. A removal is 403 when {@code ENABLE_UI_INSTALL} is not true too, 404 for a
  * plugin that is not installed, and 409 while sources use its connector unless {@code ?force=true}.
  *
- * <p>A plugin serves every tenant, but an install's answer names only the sources the caller could
- * list with {@code GET /api/sources}: none without {@code sources:read}, else those of its tenant and
- * the unbound ones ({@link SourceAudience}). The log keeps the whole picture.
+ * <p>A plugin serves every tenant, so a caller bound to a tenant lists the plugins but installs, uploads
+ * and removes none: 403 {@code OMCP_CONNECTORS_GATEWAY_WIDE} before anything is read ({@link #GATEWAY_WIDE}).
+ * An install's answer names only the sources the caller could list with {@code GET /api/sources}:
+ * none without {@code sources:read} ({@link SourceAudience}). The log keeps the whole picture.
  */
 public final class ConnectorRoutes implements HttpModule {
     /** The permission of each route, for the RBAC layer: {@code METHOD path} to {@code resource:action}. */
@@ -90,6 +91,13 @@ public final class ConnectorRoutes implements HttpModule {
      * problem, where a 400 would blame a bundle that is not at fault.
      */
     static final String PLUGINS_DIR_WRITE_FAILED = "OMCP_PLUGINS_DIR_WRITE_FAILED";
+    /**
+     * A caller bound to a tenant asked to install, upload or remove a plugin: 403, since a plugin (its connector and its
+     * hooks) serves every tenant, and a tenant's admin acts only within its own.
+     */
+    static final String GATEWAY_WIDE = "OMCP_CONNECTORS_GATEWAY_WIDE";
+    private static final String SERVES_EVERY_TENANT = "connector plugins are gateway-wide: a plugin's connector and hooks serve "
+            + "every tenant";
     /** About how long reading, verifying and installing one 50 MiB bundle takes. */
     private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
     /** How much of a bundle refused as too large is read and dropped so its sender sees the 413. */
@@ -138,6 +146,7 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
         routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
+                .gatewayWide(GATEWAY_WIDE, SERVES_EVERY_TENANT, "install, upgrade or downgrade one")
                 .jsonBody(InstallRequest.SCHEMA)
                 .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched; ?allowDowngrade=true"
@@ -163,6 +172,7 @@ public final class ConnectorRoutes implements HttpModule {
                         + "(OMCP_PLUGINS_DIR_BUSY); nothing written; see Retry-After")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
+                .gatewayWide(GATEWAY_WIDE, SERVES_EVERY_TENANT, "install, upgrade or downgrade one")
                 .body(BUNDLE_TYPES.toArray(String[]::new))
                 .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB); ?allowDowngrade=true lets an "
@@ -187,6 +197,7 @@ public final class ConnectorRoutes implements HttpModule {
                         + "see Retry-After")
                 .handle(this::upload);
         routes.route(HandlerType.DELETE, "/api/connectors/{name}").permission("connectors", "delete").tag("connectors")
+                .gatewayWide(GATEWAY_WIDE, SERVES_EVERY_TENANT, "remove one")
                 .queryParameters(FORCE)
                 .summary("Removes the plugin installed as {name} (its location in GET /api/connectors): unloads its connector and hooks "
                         + "and deletes its directory; ?force=true removes it even when sources use its connector (needs connectors:delete)")

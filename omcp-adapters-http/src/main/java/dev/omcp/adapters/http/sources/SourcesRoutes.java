@@ -54,8 +54,9 @@ import org.slf4j.LoggerFactory;
  * <p>Refusals are {@code {code, reason, error}}: 400 for a bad body, an unknown type or a URL the
  * egress guard refuses ({@code OMCP_SOURCE_URL_REJECTED}), 404 for an unknown name, 409 for a
  * duplicate or a removal the sources file conflicts with ({@code OMCP_SOURCE_CONFLICT}: the operator fixes the file, sending
- * it again does not help), 503 when the sources file cannot be written. A body that cannot be used at all gets the
- * management API's common refusals and codes ({@link JsonpExchange}), in this shape: 415 when it is
+ * it again does not help), 403 {@code OMCP_SOURCE_GATEWAY_WIDE} when a caller bound to a tenant changes or removes a
+ * source bound to no tenant (it serves every tenant), 503 when the sources file cannot be written. A body that cannot
+ * be used at all gets the management API's common refusals and codes ({@link JsonpExchange}), in this shape: 415 when it is
  * not declared JSON, 413 over 1 MiB, 400 {@code OMCP_INVALID_BODY} when it is not UTF-8, not JSON,
  * not an object, has duplicate keys or is nested deeper than 64 levels. What its fields say is
  * {@code OMCP_SOURCE_INVALID}. Permissions (checked by the RBAC layer,
@@ -149,6 +150,8 @@ public final class SourcesRoutes implements HttpModule {
                 .response(400, "invalid body, a read-only field that says otherwise than the source, URL refused by the egress "
                         + "guard, an If-Match that is not a list of entity tags, or the path's name is not a source name "
                         + "(OMCP_INVALID_PARAMETERS)")
+                .response(403, "a caller bound to a tenant asked to change a source bound to no tenant, which serves every "
+                        + "tenant: only an operator without a tenant may (OMCP_SOURCE_GATEWAY_WIDE); nothing changed")
                 .response(404, "no such source")
                 .response(412, "If-Match names a version no longer stored: someone changed the source since; nothing changed; "
                         + "the ETag header is the stored version (OMCP_PRECONDITION_FAILED)")
@@ -160,6 +163,8 @@ public final class SourcesRoutes implements HttpModule {
                 .response(204, "removed", "")
                 .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS), or an If-Match that is not "
                         + "a list of entity tags (OMCP_SOURCE_INVALID)")
+                .response(403, "a caller bound to a tenant asked to remove a source bound to no tenant, which serves every "
+                        + "tenant: only an operator without a tenant may (OMCP_SOURCE_GATEWAY_WIDE); nothing removed")
                 .response(404, "no such source")
                 .response(409, "an entry of the sources file that was skipped at start has the same name and would define the "
                         + "source at the next start; the reason names it: delete or rename it, restart, remove again "
@@ -432,6 +437,7 @@ public final class SourcesRoutes implements HttpModule {
         int status = switch (refused.code()) {
             case SourceOutcome.EXISTS, SourceOutcome.CONFLICT -> 409;
             case SourceOutcome.NOT_FOUND -> 404;
+            case SourceOutcome.GATEWAY_WIDE -> 403;
             case SourceOutcome.NOT_PERSISTED -> 503;
             default -> 400;
         };

@@ -46,6 +46,23 @@ class ApiRoutesRegistrationTest {
     }
 
     @Test
+    void onlyARouteThatChangesSomethingForACaller_canBeDeclaredGatewayWide() {
+        // a public route has no caller whose tenant could be refused, and a read changes nothing
+        assertThatThrownBy(() -> register(ApiGuard.open(), api -> api.route(HandlerType.POST, "/api/x").publicRoute().csrfExempt()
+                .gatewayWide("OMCP_X_GATEWAY_WIDE", "x is gateway-wide", "change it").summary("x").handle(ctx -> {})))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("is public");
+        assertThatThrownBy(() -> register(ApiGuard.open(), api -> api.route(HandlerType.GET, "/api/x").permission("x", "read")
+                .gatewayWide("OMCP_X_GATEWAY_WIDE", "x is gateway-wide", "change it").summary("x").handle(ctx -> {})))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("changes nothing");
+        // one code shape for every such refusal, so a client knows them all
+        assertThatThrownBy(() -> new GatewayWideChange("OMCP_TENANT_REFUSED", "x is gateway-wide", "change it"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("OMCP_<AREA>_GATEWAY_WIDE");
+        List<ApiRoutes.Route> routes = register(ApiGuard.open(), api -> api.route(HandlerType.PUT, "/api/x").permission("x", "write")
+                .gatewayWide("OMCP_X_GATEWAY_WIDE", "x is gateway-wide", "change it").summary("x").handle(ctx -> {}));
+        assertThat(routes.get(0).gatewayWide()).get().extracting(GatewayWideChange::code).isEqualTo("OMCP_X_GATEWAY_WIDE");
+    }
+
+    @Test
     void declaredPermissionsReachTheGuardAndTheDocument() {
         List<ApiRoutes.Route> validated = new ArrayList<>();
         ApiGuard guard = new ApiGuard() {
