@@ -51,6 +51,9 @@ final class SourcesAssembly implements AutoCloseable {
         if (!BackendHostGuard.active()) {
             LOG.warn("event=egress-resolver-missing effect=\"connections to backend names are refused\"");
         }
+        // the file was read for its plugin pins before the plugins loaded; the read that makes the sources types each ${VAR}
+        // setting by its connector's configSchema (a number from the environment stays a number)
+        store.useSettingsSchemas(type -> catalog.find(type).map(t -> t.manifest().configSchema()));
         SourceConnectorContexts contexts = new SourceConnectorContexts(egress, settings.connectTimeout(), settings.requestTimeout(), clock,
                 answerBudget(settings));
         SourceRegistry registry = new SourceRegistry(catalog, contexts, store, egress, BackendHostGuard.unfilteredResolver(),

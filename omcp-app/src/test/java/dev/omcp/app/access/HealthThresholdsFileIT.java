@@ -255,6 +255,57 @@ class HealthThresholdsFileIT {
     }
 
     @Test
+    void anEnabledFromAVariable_switchesTheSignalAtStart_andAChangeThroughTheApiKeepsTheVariable() throws IOException {
+        Path file = sourcesFile("""
+                health:
+                  thresholds:
+                    memory: {enabled: "${OMCP_IT_MEMORY_ON}"}
+                    cpu: {enabled: "${OMCP_IT_CPU_ON:-yes}", critical: 0.9}
+                """);
+        Map<String, String> env = env(file);
+        env.put("OMCP_IT_MEMORY_ON", "Off");
+        start(env);
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.MEMORY)).isEmpty();
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.CPU).orElseThrow().critical()).isEqualTo(0.9);
+
+        Browser.Reply changed = ManagementUsers.login(gateway, "olivia").send("PUT", "/api/health/thresholds",
+                "{\"memory\": {\"enabled\": false}, \"cpu\": {\"critical\": 0.97}}");
+
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(Files.readString(file)).contains("enabled: ${OMCP_IT_MEMORY_ON}", "enabled: ${OMCP_IT_CPU_ON:-yes}",
+                "critical: 0.97");
+        // the variables still switch the signals at the next start
+        env.put("OMCP_IT_MEMORY_ON", "on");
+        env.put("OMCP_IT_CPU_ON", "no");
+        restart(env);
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.MEMORY)).isPresent();
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.CPU)).isEmpty();
+    }
+
+    @Test
+    void anEnabledWhoseVariableGivesNoState_refusesTheStart_namingThePathAndTheVariable_andTheFileIsKept() throws IOException {
+        Path file = sourcesFile("""
+                health:
+                  thresholds:
+                    memory: {enabled: "${OMCP_IT_MEMORY_UNSET}"}
+                    cpu: {enabled: "${OMCP_IT_CPU_WORDS}"}
+                """);
+        String before = Files.readString(file);
+        Map<String, String> env = env(file);
+        env.put("OMCP_IT_CPU_WORDS", "hunter2-value");
+
+        assertThatThrownBy(() -> start(env)).isInstanceOf(StartRefusedException.class)
+                .hasMessageStartingWith("the sources file's health: thresholds: block is invalid, fix it and start again: ")
+                .hasMessageContaining("health.thresholds.memory.enabled: ${OMCP_IT_MEMORY_UNSET} gives neither true nor false: "
+                        + "OMCP_IT_MEMORY_UNSET is not set; set it to true or false (yes/no and on/off work too), or give a default: "
+                        + "${OMCP_IT_MEMORY_UNSET:-true}")
+                .hasMessageContaining("health.thresholds.cpu.enabled: ${OMCP_IT_CPU_WORDS} gives 13 characters that are neither "
+                        + "true nor false; set OMCP_IT_CPU_WORDS to true or false")
+                .message().doesNotContain("hunter2");
+        assertThat(Files.readString(file)).isEqualTo(before);
+    }
+
+    @Test
     void aBlockOfTheWrongShape_refusesTheStartToo() throws IOException {
         Map<String, String> env = env(sourcesFile("""
                 health:

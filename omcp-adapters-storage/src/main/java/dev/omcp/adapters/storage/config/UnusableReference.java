@@ -10,21 +10,28 @@ import java.util.List;
  * in the log.
  */
 final class UnusableReference {
-    /** What a threshold's {@code degraded}, {@code critical} and {@code weight} take. */
-    static final Wanted NUMBER = new Wanted("no number", "that are not a number", "a number (for example 0.9, 500 or 5e2; no unit)",
-            "<number>");
-    /** What a source's {@code enabled} takes. */
-    static final Wanted STATE = new Wanted("neither true nor false", "that are neither true nor false", "true or false", "true");
+    /** What a threshold's {@code degraded}, {@code critical} and {@code weight} take, and a setting declared a number. */
+    static final Wanted NUMBER = new Wanted("no number", "not a number", "a number (for example 0.9, 500 or 5e2; no unit)", "<number>");
+    /** What a setting its connector's configSchema declares an integer takes. */
+    static final Wanted INTEGER = new Wanted("no whole number", "not a whole number", "a whole number (for example 8)",
+            "<whole number>");
+    /** What a switch takes: a source's or a health signal's {@code enabled}, and a setting declared a boolean. */
+    static final Wanted STATE = new Wanted("neither true nor false", "neither true nor false", SwitchText.SPELLINGS, "true");
 
     /**
      * The wording of one kind of value.
      *
      * @param givesNone after "gives", when a variable is unset: "no number"
-     * @param isNot after "gives N characters": "that are not a number"
+     * @param isNot after "gives N characters that are": "not a number"
      * @param setTo what to set the variable to
      * @param defaultExample a default to suggest in {@code ${VAR:-...}}
      */
-    record Wanted(String givesNone, String isNot, String setTo, String defaultExample) {}
+    record Wanted(String givesNone, String isNot, String setTo, String defaultExample) {
+        /** A value of either kind, for a setting whose schema allows both (a boolean or a number). */
+        Wanted or(Wanted other) {
+            return new Wanted("no value of that type", "of neither type", setTo + ", or " + other.setTo, defaultExample);
+        }
+    }
 
     private UnusableReference() {}
 
@@ -45,6 +52,7 @@ final class UnusableReference {
         if (trimmed.isEmpty()) {
             return reference + " gives an empty value" + fix;
         }
-        return reference + " gives " + trimmed.codePointCount(0, trimmed.length()) + " characters " + wanted.isNot() + fix;
+        int length = trimmed.codePointCount(0, trimmed.length());
+        return reference + " gives " + length + (length == 1 ? " character that is " : " characters that are ") + wanted.isNot() + fix;
     }
 }

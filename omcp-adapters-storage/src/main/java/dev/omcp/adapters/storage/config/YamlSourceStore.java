@@ -79,8 +79,13 @@ import org.yaml.snakeyaml.representer.Representer;
  *       degraded: ${P99_DEGRADED_MS:-300}   # a variable may carry a number
  *       critical: 1200
  *       weight: 3
- *     memory: {enabled: false}
+ *     memory: {enabled: false}  # or "${MEMORY_ENABLED:-true}", as a source's enabled
  * </pre>
+ *
+ * <p>{@code enabled}, of a source and of a health signal alike, takes true or false, and yes/no or on/off in any case,
+ * written plainly, quoted or through a {@code ${VAR}} ({@link SwitchField}). A setting written as {@code ${VAR}} takes
+ * the type the configSchema of its connector declares there, a number or a boolean, once {@link #useSettingsSchemas}
+ * said where to find the schemas ({@link TypedReference}); elsewhere it is text, as the environment holds it.
  *
  * <p>The {@code health: thresholds:} block mirrors the JSON of {@code /api/health/thresholds}; this
  * store turns it into JSON (a {@code ${VAR}} that substitutes to a number becomes that number) and
@@ -121,6 +126,9 @@ public final class YamlSourceStore implements SourceStore {
     private final Path file;
     private final List<EnvironmentSource> environmentSources;
     private final Substitution substitution;
+    private final TypedReference typedReference;
+    /** The configSchema of each connector type, for settings written as {@code ${VAR}}; volatile as set after construction. */
+    private volatile SettingsSchemas schemas = SettingsSchemas.NONE;
     /** Threads of this process take turns here first; {@link #fileLock} then keeps other processes out. */
     private final ReentrantLock lock = new ReentrantLock();
     private final SourcesFileLock fileLock;
@@ -170,6 +178,16 @@ public final class YamlSourceStore implements SourceStore {
         this.environmentSources = List.copyOf(environmentSources);
         this.substitution = new Substitution(environment,
                 name -> LOG.warn("event=sources-variable-unset variable={} effect=\"kept literally as ${{}}\"", name, name));
+        this.typedReference = new TypedReference(substitution);
+    }
+
+    /**
+     * Reads the settings of each source written as {@code ${VAR}} with the configSchema of its connector type from now
+     * on ({@link TypedReference}). The gateway reads the file first for its plugin pins, before any plugin is loaded; it
+     * calls this once the connector types are, so that the load that makes the sources knows their schemas.
+     */
+    public void useSettingsSchemas(SettingsSchemas schemas) {
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
     }
 
     @Override
@@ -349,7 +367,8 @@ public final class YamlSourceStore implements SourceStore {
     /**
      * The thresholds as JSON. Values stay as YAML typed them (a quoted number stays a string, which
      * the core refuses), except that a string holding a {@code ${VAR}} reference that substitutes
-     * to a number becomes that number: the environment has no other way to carry one.
+     * to a number becomes that number: the environment has no other way to carry one. {@code enabled}
+     * is read as a source's is ({@link SwitchField}), so that its problem names the variable.
      */
     private JsonObject thresholdsJson(Map<?, ?> map, String path, List<String> errors) {
         JsonObjectBuilder out = Jsonp.object();
@@ -358,7 +377,14 @@ public final class YamlSourceStore implements SourceStore {
                 JsonObjectBuilder signalJson = Jsonp.object();
                 asStringMap(fieldMap).forEach((field, value) -> {
                     String where = path + "." + quotedKey(signal) + "." + quotedKey(field);
-                    if (value instanceof String text && Substitution.hasReference(text)) {
+                    if (ENABLED.equals(field)) {
+                        // read as a source's enabled is: the core's "must be true or false" would name no variable
+                        try {
+                            signalJson.add(field, SwitchField.read(value, substitution));
+                        } catch (IllegalArgumentException e) {
+                            errors.add(where + ": " + e.getMessage());
+                        }
+                    } else if (value instanceof String text && Substitution.hasReference(text)) {
                         String substituted = substitution.apply(text).strip();
                         Optional<BigDecimal> number = DecimalText.parse(substituted);
                         if (number.isEmpty() && NUMERIC_FIELDS.contains(field)) {
@@ -436,32 +462,21 @@ public final class YamlSourceStore implements SourceStore {
         String type = requiredString(raw, "type");
         String url = optionalString(raw, "url");
         String tenant = optionalString(raw, "tenant");
-        boolean enabled = enabled(raw.getOrDefault(ENABLED, Boolean.TRUE));
+        boolean enabled;
+        try {
+            enabled = SwitchField.read(raw.getOrDefault(ENABLED, Boolean.TRUE), substitution);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + ENABLED + "': " + e.getMessage(), e);
+        }
+        SchemaPlace schema = SchemaPlace.of(schemas.of(type));
         JsonObjectBuilder settings = Jsonp.object();
         raw.forEach((k, v) -> {
             if (!RESERVED.contains(k)) {
-                settings.add(k, json(v, k));
+                settings.add(k, json(v, k, schema.property(k), type));
             }
         });
         return new SourceDefinition(new SourceConfig(name, type, url, tenant, settings.build()), enabled,
                 SourceDefinition.Origin.FILE);
-    }
-
-    /**
-     * A source's state as the file gives it: a YAML boolean, or a {@code ${VAR}} reference that gives
-     * {@code true} or {@code false} ({@link SwitchText}), so that a deployment can switch a source per
-     * environment (Helm values). Anything else skips the entry, naming the variable, never its value.
-     */
-    private boolean enabled(Object written) {
-        if (written instanceof Boolean state) {
-            return state;
-        }
-        if (written instanceof String text && Substitution.hasReference(text)) {
-            String substituted = substitution.apply(text);
-            return SwitchText.parse(substituted).orElseThrow(() -> new IllegalArgumentException("'" + ENABLED + "': "
-                    + UnusableReference.describe(substitution, text, substituted, UnusableReference.STATE)));
-        }
-        throw new IllegalArgumentException("'" + ENABLED + "' must be true or false, or a ${VAR} reference that gives one");
     }
 
     /** The state a {@code ${VAR}} reference written for {@code enabled} gives now, if it is one that gives a state. */
@@ -490,11 +505,20 @@ public final class YamlSourceStore implements SourceStore {
     }
 
     private JsonValue json(Object value, String path) {
+        return json(value, path, SchemaPlace.NONE, "");
+    }
+
+    /**
+     * {@code value} as JSON; a {@code ${VAR}} string at a {@code place} of the configSchema of {@code connectorType} that
+     * declares a number or a boolean becomes one ({@link TypedReference}).
+     */
+    private JsonValue json(Object value, String path, SchemaPlace place, String connectorType) {
         if (value == null) {
             return JsonValue.NULL;
         }
         if (value instanceof String s) {
-            return Jsonp.value(substitution.apply(s));
+            Optional<JsonValue> typed = typedReference.read(s, place, path, connectorType);
+            return typed.orElseGet(() -> Jsonp.value(substitution.apply(s)));
         }
         if (value instanceof Boolean b) {
             return b ? JsonValue.TRUE : JsonValue.FALSE;
@@ -516,12 +540,12 @@ public final class YamlSourceStore implements SourceStore {
         }
         if (value instanceof Map<?, ?> map) {
             JsonObjectBuilder out = Jsonp.object();
-            asStringMap(map).forEach((k, v) -> out.add(k, json(v, path + "." + k)));
+            asStringMap(map).forEach((k, v) -> out.add(k, json(v, path + "." + k, place.property(k), connectorType)));
             return out.build();
         }
         if (value instanceof List<?> list) {
             JsonArrayBuilder out = Jsonp.array();
-            list.forEach(v -> out.add(json(v, path + "[]")));
+            list.forEach(v -> out.add(json(v, path + "[]", place.items(), connectorType)));
             return out.build();
         }
         throw new IllegalArgumentException("'" + path + "' has a value of an unsupported YAML type (dates and binary are not settings)");
@@ -656,11 +680,13 @@ public final class YamlSourceStore implements SourceStore {
                 }
                 return n.isIntegral() ? (Object) n.longValueExact() : (Object) n.bigDecimalValue().doubleValue();
             }
-            case TRUE -> {
-                return Boolean.TRUE;
-            }
-            case FALSE -> {
-                return Boolean.FALSE;
+            case TRUE, FALSE -> {
+                boolean state = value.getValueType() == JsonValue.ValueType.TRUE;
+                if (raw instanceof String r && Substitution.hasReference(r)
+                        && SwitchText.parse(substitution.apply(r)).equals(Optional.of(state))) {
+                    return r; // a state that came from ${VAR} and did not change keeps its reference
+                }
+                return state;
             }
             case NULL -> {
                 return null;

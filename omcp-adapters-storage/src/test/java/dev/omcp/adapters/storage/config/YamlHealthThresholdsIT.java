@@ -150,6 +150,85 @@ class YamlHealthThresholdsIT {
     }
 
     @Test
+    void anEnabledFromAVariable_switchesTheSignal_withTheSpellingsASourcesEnabledTakes() throws Exception {
+        YamlSourceStore store = new YamlSourceStore(Optional.of(write("""
+                health:
+                  thresholds:
+                    memory: {enabled: "${MEM_ON}"}
+                    cpu: {enabled: "${CPU_ON}"}
+                    latency_p99: {enabled: "${P99_ON:-off}", critical: 900}
+                    error_rate: {enabled: "On"}
+                    request_rate_drop: {enabled: oFF}
+                """)), dir, Map.of("MEM_ON", "false", "CPU_ON", " Yes\n"), List.of());
+
+        SourcesDocument document = store.load();
+
+        assertThat(document.healthThresholds()).isEqualTo(new StoredThresholds.Found(json("""
+                {"memory": {"enabled": false}, "cpu": {"enabled": true}, "latency_p99": {"enabled": false, "critical": 900},
+                 "error_rate": {"enabled": true}, "request_rate_drop": {"enabled": false}}""")));
+    }
+
+    @Test
+    void anEnabledThatGivesNoState_isRefusedWithItsPathAndVariable_neverItsValue_andTheFileIsLeftAsItWas() throws Exception {
+        String text = """
+                health:
+                  thresholds:
+                    memory: {enabled: "${MEM_UNSET}"}
+                    cpu: {enabled: "${CPU_WORDS}"}
+                    error_rate: {enabled: "${ERR_EMPTY}"}
+                    latency_p99: {enabled: maybe}
+                    request_rate_drop: {enabled: 1}
+                """;
+        Path file = write(text);
+        YamlSourceStore store = new YamlSourceStore(Optional.of(file), dir, Map.of("CPU_WORDS", "hunter2-secret", "ERR_EMPTY", ""),
+                List.of());
+
+        StoredThresholds read = store.load().healthThresholds();
+
+        String spellings = "true or false (yes/no and on/off work too)";
+        assertThat(read).isInstanceOfSatisfying(StoredThresholds.Unreadable.class, u -> {
+            assertThat(u.errors()).containsExactly(
+                    "health.thresholds.memory.enabled: ${MEM_UNSET} gives neither true nor false: MEM_UNSET is not set; set it to "
+                            + spellings + ", or give a default: ${MEM_UNSET:-true}",
+                    "health.thresholds.cpu.enabled: ${CPU_WORDS} gives 14 characters that are neither true nor false; set CPU_WORDS "
+                            + "to " + spellings,
+                    "health.thresholds.error_rate.enabled: ${ERR_EMPTY} gives an empty value; set ERR_EMPTY to " + spellings,
+                    "health.thresholds.latency_p99.enabled: 'maybe' is neither true nor false; write true or false (yes/no and "
+                            + "on/off work too, in any case), or a ${VAR} that gives one",
+                    "health.thresholds.request_rate_drop.enabled: the number 1 is neither true nor false; write true or false "
+                            + "(yes/no and on/off work too, in any case), or a ${VAR} that gives one");
+            assertThat(String.join("\n", u.errors())).doesNotContain("hunter2");
+        });
+        assertThat(Files.readString(file)).isEqualTo(text);
+    }
+
+    @Test
+    void anEnabledFromAVariable_isWrittenBackAsTheVariable_untilTheApiSwitchesTheSignal() throws Exception {
+        Path file = write("""
+                sources: []
+                health:
+                  thresholds:
+                    memory: {enabled: "${MEM_ON}"}
+                    cpu: {enabled: "${CPU_ON:-yes}", critical: 0.9}
+                """);
+        YamlSourceStore store = new YamlSourceStore(Optional.of(file), dir, Map.of("MEM_ON", "no"), List.of());
+        store.load();
+
+        // the API changed cpu's critical; both signals are in the state their variables give
+        store.thresholds().save(json("{\"memory\": {\"enabled\": false}, \"cpu\": {\"enabled\": true, \"critical\": 0.95}}"));
+
+        assertThat(Files.readString(file)).contains("enabled: ${MEM_ON}", "enabled: ${CPU_ON:-yes}", "critical: 0.95");
+        SourcesDocument restarted = new YamlSourceStore(Optional.of(file), dir, Map.of("MEM_ON", "on"), List.of()).load();
+        // the next start follows the variable again
+        assertThat(restarted.healthThresholds()).isEqualTo(new StoredThresholds.Found(json("""
+                {"memory": {"enabled": true}, "cpu": {"enabled": true, "critical": 0.95}}""")));
+
+        // switching memory on through the API is a change its variable does not say: the state is written out
+        store.thresholds().save(json("{\"memory\": {\"enabled\": true}, \"cpu\": {\"enabled\": true, \"critical\": 0.95}}"));
+        assertThat(Files.readString(file)).contains("enabled: true", "enabled: ${CPU_ON:-yes}").doesNotContain("MEM_ON");
+    }
+
+    @Test
     void aFileDeletedWhileTheGatewayRuns_refusesAThresholdChange_asItRefusesASourceChange() throws Exception {
         Path file = write(FILE);
         YamlSourceStore store = store(file);

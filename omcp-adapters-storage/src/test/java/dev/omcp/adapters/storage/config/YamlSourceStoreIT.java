@@ -555,11 +555,13 @@ class YamlSourceStoreIT {
                 tuple("set-off", false), tuple("set-over-default", true), tuple("by-default", false), tuple("any-case", true));
         assertThat(document.problems()).containsExactly(
                 "sources entry 5: 'enabled': ${LOKI_WORDS} gives 7 characters that are neither true nor false; set LOKI_WORDS to "
-                        + "true or false",
+                        + "true or false (yes/no and on/off work too)",
                 "sources entry 6: 'enabled': ${LOKI_UNSET} gives neither true nor false: LOKI_UNSET is not set; set it to true or "
-                        + "false, or give a default: ${LOKI_UNSET:-true}",
-                "sources entry 7: 'enabled': ${LOKI_EMPTY} gives an empty value; set LOKI_EMPTY to true or false",
-                "sources entry 8: 'enabled' must be true or false, or a ${VAR} reference that gives one");
+                        + "false (yes/no and on/off work too), or give a default: ${LOKI_UNSET:-true}",
+                "sources entry 7: 'enabled': ${LOKI_EMPTY} gives an empty value; set LOKI_EMPTY to true or false (yes/no and on/off "
+                        + "work too)",
+                "sources entry 8: 'enabled': 'maybe' is neither true nor false; write true or false (yes/no and on/off work too, "
+                        + "in any case), or a ${VAR} that gives one");
         assertThat(String.join("\n", document.problems())).doesNotContain("hunter2");
     }
 
@@ -594,5 +596,46 @@ class YamlSourceStoreIT {
         store.save(List.of(edited.get(0), new SourceDefinition(edited.get(1).config(), false, SourceDefinition.Origin.FILE)));
         assertThat(Files.readString(file)).contains("enabled: ${LOKI_ENABLED}").doesNotContain("PROM_ENABLED")
                 .containsOnlyOnce("enabled: false");
+    }
+
+    @Test
+    void enabledTakesTheSameSpellings_writtenOrFromAVariable_trueFalseYesNoOnOffInAnyCase() throws Exception {
+        String text = """
+                sources:
+                  - {name: yaml-yes, type: prometheus, url: https://a.example.com, enabled: yes}
+                  - {name: quoted-no, type: prometheus, url: https://b.example.com, enabled: "no"}
+                  - {name: mixed-case-off, type: prometheus, url: https://c.example.com, enabled: oFF}
+                  - {name: quoted-true, type: prometheus, url: https://d.example.com, enabled: "TRUE"}
+                  - {name: var-yes, type: loki, url: https://e.example.com, enabled: "${E_ON}"}
+                  - {name: var-off, type: loki, url: https://f.example.com, enabled: "${F_OFF}"}
+                  - {name: var-one, type: loki, url: https://g.example.com, enabled: "${G_ONE}"}
+                  - {name: zero, type: loki, url: https://h.example.com, enabled: 0}
+                  - {name: typo, type: loki, url: https://i.example.com, enabled: ture}
+                """;
+        Path file = write("sources.yaml", text);
+        YamlSourceStore store = new YamlSourceStore(Optional.of(file), dir, Map.of("E_ON", " Yes\n", "F_OFF", "off", "G_ONE", "1"),
+                List.of());
+
+        SourcesDocument document = store.load();
+
+        assertThat(document.sources()).extracting(SourceDefinition::name, SourceDefinition::enabled).containsExactly(
+                tuple("yaml-yes", true), tuple("quoted-no", false), tuple("mixed-case-off", false), tuple("quoted-true", true),
+                tuple("var-yes", true), tuple("var-off", false));
+        String fix = "write true or false (yes/no and on/off work too, in any case), or a ${VAR} that gives one";
+        assertThat(document.problems()).containsExactly(
+                "sources entry 7: 'enabled': ${G_ONE} gives 1 character that is neither true nor false; set G_ONE to true or "
+                        + "false (yes/no and on/off work too)",
+                "sources entry 8: 'enabled': the number 0 is neither true nor false; " + fix,
+                "sources entry 9: 'enabled': 'ture' is neither true nor false; " + fix);
+        // reading changes nothing, and the skipped entries survive a write-back as they were written
+        assertThat(Files.readString(file)).isEqualTo(text);
+        store.save(document.sources());
+        SourcesDocument reread = new YamlSourceStore(Optional.of(file), dir, Map.of("E_ON", " Yes\n", "F_OFF", "off", "G_ONE", "1"),
+                List.of()).load();
+        assertThat(reread.sources()).extracting(SourceDefinition::name, SourceDefinition::enabled)
+                .containsExactlyElementsOf(document.sources().stream().map(d -> tuple(d.name(), d.enabled())).toList());
+        assertThat(reread.problems()).isEqualTo(document.problems());
+        assertThat(Files.readString(file)).contains("enabled: ${E_ON}", "enabled: ${F_OFF}", "enabled: ${G_ONE}", "enabled: 0",
+                "enabled: ture");
     }
 }

@@ -284,7 +284,8 @@ public final class HealthThresholds {
      * file holds it now) that still says what this model says, even where that is the default: the
      * operator's {@code degraded: ${P99_MS:-500}} equals the default 500, and dropping it at the
      * next API change would cut the variable off without a word, so that a later {@code P99_MS=300}
-     * no longer applies. An entry of a signal that was disabled and still is stays as written. What
+     * no longer applies. An entry of a signal that was disabled and still is stays as written, and so
+     * does an {@code enabled: true} of a signal still on (it may be an {@code enabled: ${CPU_ON}}). What
      * no longer holds is left to the smallest form. {@link #parse} of it gives this model back.
      */
     public JsonObject overridesOfDefaultsKeeping(JsonObject written) {
@@ -299,6 +300,10 @@ public final class HealthThresholds {
                 entry = was.get("enabled") == JsonValue.FALSE ? was : now;
             } else {
                 JsonObjectBuilder fields = Jsonp.provider().createObjectBuilder();
+                if (was.get("enabled") == JsonValue.TRUE) {
+                    // the signal is still on: an enabled: ${CPU_ON:-yes} that gave it stays, so the variable still switches it
+                    fields.add("enabled", true);
+                }
                 keepOrSet(fields, "degraded", now, was, t.degraded());
                 keepOrSet(fields, "critical", now, was, t.critical());
                 keepOrSet(fields, "weight", now, was, t.weight());

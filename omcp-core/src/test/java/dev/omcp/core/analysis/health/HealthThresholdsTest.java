@@ -168,6 +168,22 @@ class HealthThresholdsTest {
     }
 
     @Test
+    void overridesKeepingWhatWasWritten_keepAnEnabledTrueWhileTheSignalIsOn_soTheVariableBehindItStillSwitchesIt() {
+        // the file's cpu: {enabled: ${CPU_ON:-yes}} reads as true: dropped as the default, the variable would no longer apply
+        HealthThresholds t = ((HealthThresholds.Valid) HealthThresholds.parse(json("""
+                {"cpu": {"critical": 0.97}, "memory": {"enabled": false}}"""))).thresholds();
+        JsonObject written = json("""
+                {"cpu": {"enabled": true, "critical": 0.9}, "memory": {"enabled": true}, "error_rate": {"enabled": true}}""");
+
+        JsonObject overrides = t.overridesOfDefaultsKeeping(written);
+
+        // memory was switched off since: its state is written out
+        assertThat(overrides).isEqualTo(json("""
+                {"error_rate": {"enabled": true}, "cpu": {"enabled": true, "critical": 0.97}, "memory": {"enabled": false}}"""));
+        assertThat(HealthThresholds.parse(overrides)).isEqualTo(new HealthThresholds.Valid(t));
+    }
+
+    @Test
     void everySignalDisabled_isRefused_becauseEveryServiceWouldReadUnknown() {
         HealthThresholds.Parsed none = HealthThresholds.parse(json("""
                 {"error_rate": {"enabled": false}, "latency_p99": {"enabled": false}, "cpu": {"enabled": false},
