@@ -394,6 +394,28 @@ class ToolContractsIT {
         assertThat(independentViolations(schema, McpHttpClient.parse("{\"services\":5,\"partial\":\"no\"}"))).hasSizeGreaterThanOrEqualTo(2);
     }
 
+    @Test
+    void listServices_showsWhatEachSourceSaidAboutAService_countsAsNumbers_heldToTheSchemaByTheIndependentValidator() {
+        JsonObject answer = checkedAnswer("list_services", "{\"filter\":\"payments\"}");
+        JsonObject payments = answer.getJsonArray("services").getValuesAs(JsonObject.class).stream()
+                .filter(s -> s.getString("name").equals("payments")).findFirst().orElseThrow(() -> new AssertionError(answer.toString()));
+        JsonObject said = payments.getJsonObject("attributesBySource");
+        // the demo's payments runs two pods, both scraped and up, as one Service in the shop namespace
+        JsonObject prometheus = said.getJsonArray("prometheus").getJsonObject(0);
+        assertThat(prometheus.getJsonNumber("targets").intValue()).as(said.toString()).isEqualTo(2);
+        assertThat(prometheus.getJsonNumber("targetsUp").intValue()).as(said.toString()).isEqualTo(2);
+        assertThat(said.getJsonArray("kubernetes").getJsonObject(0).getString("namespace")).as(said.toString()).isEqualTo("shop");
+        assertThat(said.containsKey("zipkin")).as("a traces backend says nothing more about a service: %s", said).isFalse();
+
+        // what the gateway must never show is refused by the published schema too: a name that is no identifier, an uncut value,
+        // a negative count
+        JsonObject schema = listed.get("list_services").getJsonObject("outputSchema");
+        JsonObject broken = McpHttpClient.parse("{\"services\":[{\"name\":\"x\",\"sources\":[\"p\"],\"attributesBySource\":{\"p\":[{"
+                + "\"bad key\":\"v\",\"long\":\"" + "x".repeat(200) + "\",\"targets\":-1}]}}],\"total\":1,\"truncated\":false,"
+                + "\"sources\":[\"p\"],\"partial\":false}");
+        assertThat(independentViolations(schema, broken)).hasSizeGreaterThanOrEqualTo(3);
+    }
+
     /**
      * Runs last: it adds sources that do not answer (a closed loopback port), so every answer below
      * is a partial one, with failedSources (errors for query_traces), and must still match its schema.

@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** {@code list_services}: every service the sources know, merged by name across sources. */
 public final class ListServicesTool extends ObservabilityTool {
@@ -29,7 +31,9 @@ public final class ListServicesTool extends ObservabilityTool {
             "List services",
             "Lists the services the configured sources know (metrics targets, log streams, cluster workloads, traced "
                     + "services), merged by name, each with the sources that know it and its service-catalog entry (owner, "
-                    + "tier, on-call, SLO) when a catalog is configured. Use it to learn the exact names the other tools take; `filter` "
+                    + "tier, on-call, SLO) when a catalog is configured. Its `attributesBySource` is what each source said about it "
+                    + "(how many of its Prometheus targets are up, its Kubernetes namespace), to see at a glance which service looks "
+                    + "unwell or where it runs without another call. Use it to learn the exact names the other tools take; `filter` "
                     + "narrows by substring. Next: "
                     + "get_service_health for one service, or detect_anomalies across all of them.",
             Schemas.object()
@@ -41,6 +45,7 @@ public final class ListServicesTool extends ObservabilityTool {
                     .add("services", OutputFields.objects("The services, by name.", Jsonp.object()
                             .add("name", OutputFields.type("string"))
                             .add("sources", OutputFields.strings("The sources that know the service by this name."))
+                            .add("attributesBySource", ServiceAttributes.schema())
                             .add("catalog", ServiceCatalog.schema())))
                     .add("total", Jsonp.object().add("type", "integer"))
                     .add("truncated", Jsonp.object().add("type", "boolean")), List.of("services", "total", "truncated", "sources", "partial"))),
@@ -68,10 +73,13 @@ public final class ListServicesTool extends ObservabilityTool {
         Gathered<ServiceListing> gathered = ServiceListings.of(toolkit, call.principal(), bound, toolkit.deadline(),
                 name -> matches(name, filter));
         Map<String, TreeSet<String>> byName = new TreeMap<>();
+        // what the sources said comes from the same answers: a source the caller may not see said nothing here either
+        ServiceAttributes attributes = new ServiceAttributes(toolkit.failureRedaction());
         for (Gathered.Answer<ServiceListing> answer : gathered.answers()) {
             for (ServiceInfo service : answer.value().services()) {
                 if (matches(service.name(), filter)) {
                     byName.computeIfAbsent(service.name(), n -> new TreeSet<>()).add(answer.source());
+                    attributes.add(answer.source(), service);
                 }
             }
         }
@@ -82,6 +90,7 @@ public final class ListServicesTool extends ObservabilityTool {
             JsonArrayBuilder sources = Jsonp.array();
             byName.get(name).forEach(sources::add);
             JsonObjectBuilder entry = Jsonp.object().add("name", name).add("sources", sources);
+            attributes.of(name).ifPresent(said -> entry.add("attributesBySource", said));
             toolkit.catalog().entry(name).ifPresent(catalog -> entry.add("catalog", catalog));
             services.add(entry);
         }
@@ -91,25 +100,40 @@ public final class ListServicesTool extends ObservabilityTool {
                 .add("truncated", names.size() > limit));
         // what a source said its listing left out: the names shown may then lack some services
         ServiceListings.warned(toolkit, gathered).writeTo(result);
+        // what was shortened of what the sources said comes after why the list itself may lack services
+        String note = Stream.of(note(gathered, onlySource, filter, names.size(), limit), attributes.note()).flatMap(Optional::stream)
+                .collect(Collectors.joining(" "));
+        if (!note.isEmpty()) {
+            result.add("note", note);
+        }
+        return ToolResult.structured(result.build());
+    }
+
+    /** Why the list may lack services, is empty or cut, if it is. */
+    private static Optional<String> note(Gathered<ServiceListing> gathered, Optional<String> onlySource, String filter, int known,
+            int limit) {
         if (gathered.noSource()) {
-            result.add("note", onlySource.isPresent()
+            return Optional.of(onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot list services; call list_sources."
                     : "No connected source can list services. Configure a prometheus, loki or kubernetes source (see list_sources).");
-        } else if (gathered.answers().isEmpty()) {
+        }
+        if (gathered.answers().isEmpty()) {
             // Every source failed: the list is unknown, not empty (issue 4: no data is a note, never a false answer).
-            result.add("note", "Every source that lists services failed, so which services exist is unknown; see failedSources.");
-        } else if (names.isEmpty()) {
+            return Optional.of("Every source that lists services failed, so which services exist is unknown; see failedSources.");
+        }
+        if (known == 0) {
             // a failed source, or a listing cut short, may hold every service: then nothing shown is not "none known"
             String unheard = gathered.partial() ? " among the sources that answered; others failed or left names out, so more may"
                     + " exist: see failedSources." : ".";
-            result.add("note", filter.isEmpty()
+            return Optional.of(filter.isEmpty()
                     ? (gathered.partial() ? "No service is listed" + unheard : "The sources answered but know no services yet.")
                     : "No service name contains '" + filter + "'" + unheard);
-        } else if (names.size() > limit) {
-            result.add("note", String.format(java.util.Locale.ROOT, "%d services %s; showing the first %d by name. Narrow with filter, "
-                    + "or raise limit.", names.size(), filter.isEmpty() ? "are known" : "match", limit));
         }
-        return ToolResult.structured(result.build());
+        if (known > limit) {
+            return Optional.of(String.format(Locale.ROOT, "%d services %s; showing the first %d by name. Narrow with filter, "
+                    + "or raise limit.", known, filter.isEmpty() ? "are known" : "match", limit));
+        }
+        return Optional.empty();
     }
 
     /** Whether {@code name} contains {@code filter}, given in lower case (case-insensitive). */

@@ -52,6 +52,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile ConnectorException failDiscovery;
     private volatile List<String> warnings = List.of();
     private volatile List<String> listingWarnings = List.of();
+    private final Map<String, List<Map<String, String>>> described = new ConcurrentHashMap<>();
     private volatile java.util.function.UnaryOperator<Series> reorder = java.util.function.UnaryOperator.identity();
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
@@ -81,6 +82,18 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     /** The service is known (its label resolves) but has no series of any metric. */
     FakeMetricsBackend knows(String service) {
         curves.computeIfAbsent(service, s -> new ConcurrentHashMap<>());
+        return this;
+    }
+
+    /**
+     * The service is known and listed once per map of {@code listings}, each with those attributes instead of
+     * {@code label=job}: a source that says more about a service (Prometheus' target counts), or that lists one name
+     * more than once (Kubernetes: a service of that name in several namespaces); no map lists it once without any.
+     */
+    @SafeVarargs
+    final FakeMetricsBackend describes(String service, Map<String, String>... listings) {
+        knows(service);
+        described.put(service, List.of(listings));
         return this;
     }
 
@@ -205,7 +218,13 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         if (failAll != null) {
             throw failAll;
         }
-        return curves.keySet().stream().sorted().map(s -> new ServiceInfo(s, Map.of("label", "job"))).toList();
+        return curves.keySet().stream().sorted().flatMap(s -> listingsOf(s).stream().map(a -> new ServiceInfo(s, a))).toList();
+    }
+
+    /** The attributes of each listing of {@code service}: {@code label=job} unless {@link #describes} gave others. */
+    private List<Map<String, String>> listingsOf(String service) {
+        List<Map<String, String>> given = described.get(service);
+        return given == null ? List.of(Map.of("label", "job")) : given.isEmpty() ? List.of(Map.of()) : given;
     }
 
     @Override

@@ -12,7 +12,10 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ListServicesToolTest {
@@ -37,6 +40,11 @@ class ListServicesToolTest {
     private static JsonObject service(JsonObject result, String name) {
         return result.getJsonArray("services").stream().map(JsonValue::asJsonObject).filter(s -> s.getString("name").equals(name))
                 .findFirst().orElseThrow(() -> new AssertionError(name + " not listed in " + result));
+    }
+
+    /** What the sources said about {@code name}, source by source. */
+    private static JsonObject said(JsonObject result, String name) {
+        return service(result, name).getJsonObject("attributesBySource");
     }
 
     @Test
@@ -82,6 +90,149 @@ class ListServicesToolTest {
         assertThat(lines.get(1)).hasSize(WarnedSources.MAX_WARNING_CHARS + 1).endsWith("…");
         assertThat(strings(of.apply("plugin"), "warnings")).containsExactly("a target was left out");
         assertThat(ToolHarness.ok(tool(new InMemorySources().add(quiet)), "{}").containsKey("backendWarnings")).isFalse();
+    }
+
+    @Test
+    void eachServiceCarriesWhatEachSourceSaidAboutIt_sourceBySource_countsAsNumbers_onlyFromSourcesThatSaidSomething() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prometheus")
+                .describes("payments", Map.of("label", "job", "targets", "3", "targetsUp", "1", "discoveredBy", "targets"))
+                .describes("checkout", Map.of("label", "service", "discoveredBy", "labels"));
+        // Kubernetes lists a name once per namespace that has a service of that name
+        FakeMetricsBackend kube = new FakeMetricsBackend("kubernetes")
+                .describes("payments", Map.of("namespace", "shop", "type", "ClusterIP", "label", "kubernetes-service"),
+                        Map.of("namespace", "canary", "type", "ClusterIP", "label", "kubernetes-service"));
+        // a traces backend names its services and says nothing more about them
+        FakeMetricsBackend zipkin = new FakeMetricsBackend("zipkin").describes("payments").describes("frontend");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom).add(kube).add(zipkin)), "{}");
+
+        assertThat(names(result)).containsExactly("checkout", "frontend", "payments");
+        assertThat(strings(service(result, "payments"), "sources")).containsExactly("kubernetes", "prometheus", "zipkin");
+        // sorted by source, each source's listings sorted, each listing's attributes sorted: the same answer every call
+        assertThat(said(result, "payments").toString()).isEqualTo("{\"kubernetes\":["
+                + "{\"label\":\"kubernetes-service\",\"namespace\":\"canary\",\"type\":\"ClusterIP\"},"
+                + "{\"label\":\"kubernetes-service\",\"namespace\":\"shop\",\"type\":\"ClusterIP\"}],"
+                + "\"prometheus\":[{\"discoveredBy\":\"targets\",\"label\":\"job\",\"targets\":3,\"targetsUp\":1}]}");
+        assertThat(said(result, "checkout").toString()).isEqualTo("{\"prometheus\":[{\"discoveredBy\":\"labels\",\"label\":\"service\"}]}");
+        assertThat(service(result, "frontend").containsKey("attributesBySource")).as("no source said anything about it").isFalse();
+        assertThat(result.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void hostileAttributes_areCleanedCutAndRedacted_onlySimpleNamesKept_andTheNoteNamesTheServicesWhoseAttributesWereShortened() {
+        Map<String, String> hostile = new LinkedHashMap<>();
+        hostile.put("long", "word ".repeat(20_000));
+        hostile.put("token", "x".repeat(100_000));
+        hostile.put("forged", "ok\nlevel=error msg=forged\0" + (char) 0x202E + "evil");
+        hostile.put("owner", "ops@example.com");
+        hostile.put("dashboard", "see https://admin:hunter2@grafana.example.com/d/1");
+        hostile.put("count", "42");
+        hostile.put("zeroPadded", "007");
+        hostile.put("negative", "-1");
+        hostile.put("tooManyDigits", "1234567890123456");
+        hostile.put("bad key", "left out");
+        hostile.put("k".repeat(65), "left out");
+        hostile.put("line\nbreak", "left out");
+        hostile.put("9lives", "left out");
+        hostile.put("service.name", "left out");
+        Map<String, String> crowded = new LinkedHashMap<>();
+        for (int i = 39; i >= 0; i--) {
+            crowded.put(String.format(Locale.ROOT, "k%02d", i), "v" + i);
+        }
+        FakeMetricsBackend plugin = new FakeMetricsBackend("prom").describes("hostile", hostile).describes("crowded", crowded)
+                .describes("payments", Map.of("targets", "2", "targetsUp", "2"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(plugin)), "{}");
+
+        JsonObject shown = said(result, "hostile").getJsonArray("prom").getJsonObject(0);
+        assertThat(shown.keySet()).containsExactly("count", "dashboard", "forged", "long", "negative", "owner", "token",
+                "tooManyDigits", "zeroPadded");
+        assertThat(shown.getString("long")).isEqualTo("word ".repeat(26).substring(0, 128) + "…");
+        // redacted before the cut: a run redaction cannot see the end of may be a secret, and none of it is shown
+        assertThat(shown.getString("token")).endsWith("…").hasSizeLessThanOrEqualTo(129);
+        assertThat(shown.getString("forged")).isEqualTo("ok level=error msg=forged evil");
+        assertThat(shown.getString("owner")).isEqualTo("[REDACTED:email]");
+        assertThat(shown.getString("dashboard")).startsWith("see ").doesNotContain("hunter2").doesNotContain("admin");
+        assertThat(shown.getInt("count")).isEqualTo(42);
+        // only what reads back exactly as the same text is a number
+        assertThat(shown.getString("zeroPadded")).isEqualTo("007");
+        assertThat(shown.getString("negative")).isEqualTo("-1");
+        assertThat(shown.getString("tooManyDigits")).isEqualTo("1234567890123456");
+        JsonObject first = said(result, "crowded").getJsonArray("prom").getJsonObject(0);
+        assertThat(first.keySet()).hasSize(16).first().isEqualTo("k00");
+        assertThat(first.keySet()).last().isEqualTo("k15");
+        assertThat(said(result, "payments").toString()).isEqualTo("{\"prom\":[{\"targets\":2,\"targetsUp\":2}]}");
+        assertThat(result.getString("note")).contains("crowded, hostile").doesNotContain("payments").contains("128 characters")
+                .contains("16 attributes").contains("simple identifier");
+    }
+
+    @Test
+    void withRedactionOff_attributesAreShownUnredacted_yetStillCleanedAndCut() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").describes("payments", Map.of("owner", "ops@example.com",
+                "note", "a\r\nb", "long", "y".repeat(300)));
+
+        JsonObject result = ToolHarness.ok(tool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).redaction(false)), "{}");
+
+        JsonObject shown = said(result, "payments").getJsonArray("prom").getJsonObject(0);
+        assertThat(shown.getString("owner")).isEqualTo("ops@example.com");
+        assertThat(shown.getString("note")).isEqualTo("a b");
+        assertThat(shown.getString("long")).isEqualTo("y".repeat(128) + "…");
+        assertThat(result.getString("note")).contains("payments");
+    }
+
+    @Test
+    void aSourceListingOneNameManyTimes_showsItsFirstFiveDistinctListings_andTheNoteSaysSo() {
+        @SuppressWarnings("unchecked")
+        Map<String, String>[] listings = new Map[9];
+        for (int i = 0; i < 8; i++) {
+            listings[i] = Map.of("namespace", "ns" + (8 - i), "type", "ClusterIP");
+        }
+        listings[8] = Map.of("namespace", "ns8", "type", "ClusterIP");
+        FakeMetricsBackend kube = new FakeMetricsBackend("kubernetes").describes("redis", listings)
+                .describes("cart", Map.of("namespace", "shop", "type", "ClusterIP"), Map.of("namespace", "shop", "type", "ClusterIP"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(kube)), "{}");
+
+        assertThat(said(result, "redis").getJsonArray("kubernetes").getValuesAs(JsonObject.class))
+                .extracting(l -> l.getString("namespace")).containsExactly("ns1", "ns2", "ns3", "ns4", "ns5");
+        assertThat(said(result, "cart").getJsonArray("kubernetes")).as("the same listing twice is shown once").hasSize(1);
+        assertThat(result.getString("note")).contains("redis").doesNotContain("cart").contains("5 listings");
+    }
+
+    @Test
+    void onlyTheServicesShown_haveTheirAttributesCleaned_andNamedInTheNote() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").describes("a", Map.of("targets", "1"))
+                .describes("b", Map.of("long", "z".repeat(500)));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"limit\":1}");
+
+        assertThat(names(result)).containsExactly("a");
+        assertThat(result.getString("note"))
+                .isEqualTo("2 services are known; showing the first 1 by name. Narrow with filter, or raise limit.");
+    }
+
+    @Test
+    void whatATenantsSourceSaidAboutAService_isShownOnlyToThatTenant() {
+        FakeMetricsBackend shared = new FakeMetricsBackend("shared").describes("gateway", Map.of("targets", "2", "targetsUp", "2"));
+        FakeMetricsBackend acme = new FakeMetricsBackend("acme-prom").describes("gateway", Map.of("label", "acme_only_label"));
+        ListServicesTool tool = tool(new InMemorySources().add(shared).add(acme, "acme"));
+
+        JsonObject globex = ToolHarness.ok(tool, "{}", Principal.apiKey("globex-bot", "globex"));
+        JsonObject acmes = ToolHarness.ok(tool, "{}", Principal.apiKey("acme-bot", "acme"));
+
+        assertThat(said(globex, "gateway").keySet()).containsExactly("shared");
+        assertThat(globex.toString()).doesNotContain("acme");
+        assertThat(said(acmes, "gateway").keySet()).containsExactly("acme-prom", "shared");
+    }
+
+    @Test
+    void aPluginsAttributes_passTheGatewaysCheckOfItsNames_withTheNamesShown() {
+        FakeMetricsBackend plugin = new FakeMetricsBackend("plugin").serve("payments", "http_requests_total", noisy(40, 0.05))
+                .describes("payments", Map.of("targets", "2", "targetsUp", "0"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().addPlugin(plugin)), "{}");
+
+        assertThat(said(result, "payments").toString()).isEqualTo("{\"plugin\":[{\"targets\":2,\"targetsUp\":0}]}");
     }
 
     @Test
@@ -231,6 +382,8 @@ class ListServicesToolTest {
 
         assertThat(tool.definition().annotations().readOnlyHint()).isTrue();
         assertThat(tool.definition().outputSchema()).isPresent();
-        assertThat(tool.definition().description()).contains("get_service_health");
+        assertThat(tool.definition().description()).contains("get_service_health").contains("attributesBySource");
+        assertThat(tool.definition().outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("services")
+                .getJsonObject("items").getJsonObject("properties").containsKey("attributesBySource")).isTrue();
     }
 }
