@@ -123,10 +123,13 @@ public final class ListServicesTool extends ObservabilityTool {
         }
         if (known == 0) {
             // a failed source, or a listing cut short, may hold every service: then nothing shown is not "none known"
+            // and a listing that said it left names out (backendWarnings) may have left out every one
+            boolean warned = !ServiceListings.warnedSources(gathered).isEmpty();
             String unheard = gathered.partial() ? " among the sources that answered; others failed or left names out, so more may"
-                    + " exist: see failedSources." : ".";
+                    + " exist: see failedSources."
+                    : warned ? ", but the sources said their listings left names out, so services may exist: see backendWarnings." : ".";
             return Optional.of(filter.isEmpty()
-                    ? (gathered.partial() ? "No service is listed" + unheard : "The sources answered but know no services yet.")
+                    ? (gathered.partial() || warned ? "No service is listed" + unheard : "The sources answered but know no services yet.")
                     : "No service name contains '" + filter + "'" + unheard);
         }
         if (known > limit) {

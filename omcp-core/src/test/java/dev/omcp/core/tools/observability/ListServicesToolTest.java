@@ -93,6 +93,21 @@ class ListServicesToolTest {
     }
 
     @Test
+    void anEmptyListingThatSaysItLeftNamesOut_isNotCalledNoServices_theNotePointsAtTheWarnings() {
+        FakeMetricsBackend warned = new FakeMetricsBackend("zipkin").listingWarning("Zipkin answered service names that are not strings (4)");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(warned)), "{}");
+
+        assertThat(names(result)).isEmpty();
+        assertThat(result.getString("note")).doesNotContain("know no services")
+                .isEqualTo("No service is listed, but the sources said their listings left names out, so services may exist: "
+                        + "see backendWarnings.");
+        JsonObject filtered = ToolHarness.ok(tool(new InMemorySources().add(warned)), "{\"filter\":\"pay\"}");
+        assertThat(filtered.getString("note")).isEqualTo("No service name contains 'pay', but the sources said their listings left "
+                + "names out, so services may exist: see backendWarnings.");
+    }
+
+    @Test
     void eachServiceCarriesWhatEachSourceSaidAboutIt_sourceBySource_countsAsNumbers_onlyFromSourcesThatSaidSomething() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prometheus")
                 .describes("payments", Map.of("label", "job", "targets", "3", "targetsUp", "1", "discoveredBy", "targets"))
