@@ -19,6 +19,7 @@ import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricDiscovery;
 import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.TimeRange;
@@ -65,7 +66,9 @@ import java.util.stream.Collectors;
  *
  * <p>Metric discovery beside a declared {@code queryMetrics} answers at most its limit for the sample
  * service, and no metrics, without failing, for a service the backend does not know
- * ({@link MetricDiscoveryCapability#discoverMetrics}).
+ * ({@link MetricDiscoveryCapability#discoverMetrics}); a connector that overrides
+ * {@link MetricDiscoveryCapability#metricDiscovery}, the call the gateway makes, is held to that there, with no blank
+ * warning.
  *
  * <p>Every request that reaches the backend must have gone through the context's client
  * ({@link ContextClientCheck}). Each failure says what to change.
@@ -234,8 +237,7 @@ public final class ConnectorContract {
                 }
                 // discovery rides on queryMetrics: query_metrics' name suggestions call it on the tool call's thread
                 if (declared.queryMetrics() && connector instanceof MetricDiscoveryCapability discovery) {
-                    interruptOnce("MetricDiscoveryCapability", () -> discovery.discoverMetrics(samples.service(), DISCOVERY_LIMIT), passed,
-                            failures);
+                    interruptOnce("MetricDiscoveryCapability", () -> discovered(discovery, samples.service()), passed, failures);
                 }
                 // aggregates ride on queryLogs and the gateway interrupts them the same way
                 if (declared.queryLogs() && connector instanceof LogAggregatesCapability aggregates && samples.logAggregation().isPresent()) {
@@ -288,6 +290,10 @@ public final class ConnectorContract {
             if (connector instanceof MetricDiscoveryCapability discovery) {
                 calls.add(new ContextClientCheck.NamedCall("discoverMetrics(service, limit)",
                         () -> discovery.discoverMetrics(samples.service(), DISCOVERY_LIMIT)));
+                if (overridesMetricDiscovery(discovery)) {
+                    calls.add(new ContextClientCheck.NamedCall("metricDiscovery(service, limit)",
+                            () -> discovery.metricDiscovery(samples.service(), DISCOVERY_LIMIT)));
+                }
             }
         }
         if (declared.queryLogs() && connector instanceof LogsCapability logs) {
@@ -337,15 +343,25 @@ public final class ConnectorContract {
     private static void extras(Connector connector, Capabilities declared, SampleQueries samples, List<String> passed, List<String> failures,
             List<String> notes) {
         if (declared.queryMetrics() && connector instanceof MetricDiscoveryCapability discovery) {
-            var metrics = call("MetricDiscoveryCapability", () -> discovery.discoverMetrics(samples.service(), DISCOVERY_LIMIT), failures);
-            if (metrics != null) {
+            String method = discoveryMethod(discovery);
+            var answer = call("MetricDiscoveryCapability", () -> discovered(discovery, samples.service()), failures);
+            if (answer != null) {
+                List<String> broken = new ArrayList<>();
                 // the gateway asks for what it can show; the SDK promises at most that many
-                if (metrics.size() > DISCOVERY_LIMIT) {
-                    failures.add("MetricDiscoveryCapability: returned " + metrics.size() + " metrics for a limit of " + DISCOVERY_LIMIT
-                            + "; stop at the limit discoverMetrics(service, limit) is given");
-                } else {
-                    passed.add("MetricDiscoveryCapability: " + metrics.size() + " metrics");
+                if (answer.metrics().size() > DISCOVERY_LIMIT) {
+                    broken.add("MetricDiscoveryCapability: returned " + answer.metrics().size() + " metrics for a limit of "
+                            + DISCOVERY_LIMIT + "; stop at the limit " + method + "(service, limit) is given");
+                }
+                if (answer.warnings().stream().anyMatch(String::isBlank)) {
+                    broken.add("MetricDiscoveryCapability: metricDiscovery returned a blank warning: give each warning as one line "
+                            + "saying what the list may lack, or return no warning");
+                }
+                if (broken.isEmpty()) {
+                    String warned = answer.warnings().isEmpty() ? "" : " (" + answer.warnings().size() + " warnings)";
+                    passed.add("MetricDiscoveryCapability: " + answer.metrics().size() + " metrics" + warned);
                     unknownServiceDiscovery(discovery, passed, failures);
+                } else {
+                    failures.addAll(broken);
                 }
             }
         }
@@ -608,6 +624,34 @@ public final class ConnectorContract {
         return new Outcome(broken, services.summary() + warned);
     }
 
+    /**
+     * metricDiscovery is the call the gateway makes. A connector that overrides it is held to the contract there; otherwise
+     * it is discoverMetrics with nothing left out, and discoverMetrics is what is checked (so a null answer is named as
+     * such rather than as the default's failure to wrap it).
+     */
+    private static MetricDiscovery discovered(MetricDiscoveryCapability discovery, String service) throws ConnectorException {
+        if (overridesMetricDiscovery(discovery)) {
+            return discovery.metricDiscovery(service, DISCOVERY_LIMIT);
+        }
+        List<MetricInfo> metrics = discovery.discoverMetrics(service, DISCOVERY_LIMIT);
+        return metrics == null ? null : new MetricDiscovery(metrics);
+    }
+
+    /** The discovery method the contract calls, as the author knows it. */
+    private static String discoveryMethod(MetricDiscoveryCapability discovery) {
+        return overridesMetricDiscovery(discovery) ? "metricDiscovery" : "discoverMetrics";
+    }
+
+    private static boolean overridesMetricDiscovery(MetricDiscoveryCapability connector) {
+        try {
+            return connector.getClass().getMethod("metricDiscovery", String.class, int.class).getDeclaringClass()
+                    != MetricDiscoveryCapability.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("MetricDiscoveryCapability.metricDiscovery(String, int) is part of the SDK this kit was "
+                    + "built with", e);
+        }
+    }
+
     private static boolean overridesServiceListing(ServiceListingCapability connector) {
         try {
             return connector.getClass().getMethod("serviceListing").getDeclaringClass() != ServiceListingCapability.class;
@@ -706,10 +750,11 @@ public final class ConnectorContract {
      * must be empty and no failure. Run only once the sample discovery passed, so the mock is known to answer.
      */
     private static void unknownServiceDiscovery(MetricDiscoveryCapability discovery, List<String> passed, List<String> failures) {
-        String asked = "discoverMetrics(\"" + UNKNOWN_SERVICE + "\", " + DISCOVERY_LIMIT + ")";
+        String asked = discoveryMethod(discovery) + "(\"" + UNKNOWN_SERVICE + "\", " + DISCOVERY_LIMIT + ")";
         String fix = "return an empty list for a service the backend does not know";
         List<String> failed = new ArrayList<>();
-        var metrics = call(asked, () -> discovery.discoverMetrics(UNKNOWN_SERVICE, DISCOVERY_LIMIT), failed);
+        var answer = call(asked, () -> discovered(discovery, UNKNOWN_SERVICE), failed);
+        var metrics = answer == null ? null : answer.metrics();
         if (!failed.isEmpty()) {
             failed.forEach(failure -> failures.add("MetricDiscoveryCapability: " + failure.replace(" on the sample query", "") + "; "
                     + fix + ": a failed discovery fails your source's service listing in that call"));

@@ -22,6 +22,7 @@ import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricDiscovery;
 import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
@@ -588,6 +589,59 @@ class ConnectorContractTest {
         }
     }
 
+    /** Interruptible metrics whose overridden metricDiscovery (the gateway's call) ignores an interrupt; discoverMetrics does not. */
+    private record DeafMetricDiscovery(SourceConfig source, ConnectorContext context, String mockUrl, AtomicBoolean release)
+            implements Connector, MetricsCapability, MetricDiscoveryCapability {
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+            return new MetricResult(List.of(), "up", "service");
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) {
+            return service.equals(SAMPLES.service()) ? List.of(new MetricInfo("up", "gauge", "")) : List.of();
+        }
+
+        @Override
+        public MetricDiscovery metricDiscovery(String service, int limit) {
+            if (!source.url().equals(mockUrl)) {
+                deafly(context, source.url(), release);
+            }
+            return new MetricDiscovery(discoverMetrics(service, limit));
+        }
+
+        @Override
+        public boolean interruptible() {
+            return true;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void anInterruptibleConnectorWhoseOverriddenMetricDiscoveryIgnoresTheInterrupt_fails() throws IOException {
+        HttpServer backend = answeringBackend();
+        AtomicBoolean release = new AtomicBoolean();
+        try {
+            String url = "http://127.0.0.1:" + backend.getAddress().getPort() + "/api";
+            SourceConfig source = new SourceConfig("t", "t", url, "", JsonValue.EMPTY_JSON_OBJECT);
+            ContractReport report = check(new Capabilities(true, false, false, false, false), source,
+                    (s, context) -> new DeafMetricDiscovery(s, context, url, release));
+
+            assertThat(report.failures()).containsExactly("interruptible() is true, but MetricDiscoveryCapability did not end within 2 s "
+                    + "of an interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
+        } finally {
+            release.set(true);
+            backend.stop(0);
+        }
+    }
+
     @Test
     void aConnectorThatMakesNoSuchPromise_isNotInterrupted() {
         ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(GOOD), true));
@@ -858,6 +912,71 @@ class ConnectorContractTest {
                 + "stop at the limit discoverMetrics(service, limit) is given");
         assertThat(within.failures()).isEmpty();
         assertThat(within.passed()).contains("MetricDiscoveryCapability: 20 metrics");
+    }
+
+    /**
+     * A connector whose metricDiscovery (the gateway's call) answers {@code sample} for the sample service and {@code unknown}
+     * for any other, while its discoverMetrics keeps the contract: the checks must be of the call the gateway makes.
+     */
+    private record WarningDiscovery(SourceConfig source, MetricDiscovery sample, MetricDiscovery unknown)
+            implements Connector, MetricsCapability, MetricDiscoveryCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) {
+            return new MetricResult(List.of(), "request_rate", "");
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) {
+            return service.equals(SAMPLES.service()) ? List.of(new MetricInfo("up", "gauge", "")) : List.of();
+        }
+
+        @Override
+        public MetricDiscovery metricDiscovery(String service, int limit) {
+            return service.equals(SAMPLES.service()) ? sample : unknown;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static List<MetricInfo> metricsNamed(int count) {
+        return IntStream.range(0, count).mapToObj(i -> new MetricInfo("m" + i, "gauge", "")).toList();
+    }
+
+    @Test
+    void metricDiscovery_theCallTheGatewayMakes_isHeldToTheContract_whenOverridden() {
+        Capabilities metrics = new Capabilities(true, false, false, false, false);
+        MetricDiscovery none = new MetricDiscovery(List.of());
+
+        ContractReport tooMany = check(metrics, source -> new WarningDiscovery(source, new MetricDiscovery(metricsNamed(25),
+                List.of(" ")), none));
+        assertThat(tooMany.failures()).containsExactly("MetricDiscoveryCapability: returned 25 metrics for a limit of 20; "
+                + "stop at the limit metricDiscovery(service, limit) is given", "MetricDiscoveryCapability: metricDiscovery returned a "
+                + "blank warning: give each warning as one line saying what the list may lack, or return no warning");
+
+        ContractReport everyService = check(metrics, source -> new WarningDiscovery(source, new MetricDiscovery(metricsNamed(3)),
+                new MetricDiscovery(metricsNamed(3))));
+        assertThat(everyService.failures()).singleElement().asString()
+                .startsWith("MetricDiscoveryCapability: metricDiscovery(\"omcp-contract-unknown-service\", 20) returned 3 metrics");
+
+        ContractReport warned = check(metrics, source -> new WarningDiscovery(source, new MetricDiscovery(metricsNamed(3),
+                List.of("2 metric names longer than 1024 characters were left out")), none));
+        assertThat(warned.failures()).isEmpty();
+        assertThat(warned.passed()).contains("MetricDiscoveryCapability: 3 metrics (1 warnings)",
+                "MetricDiscoveryCapability: no metrics for a service the backend does not know");
+    }
+
+    @Test
+    void metricDiscovery_thatReturnsNull_failsAsSuch() {
+        ContractReport report = check(new Capabilities(true, false, false, false, false),
+                source -> new WarningDiscovery(source, null, new MetricDiscovery(List.of())));
+
+        assertThat(report.failures()).containsExactly("MetricDiscoveryCapability returned null");
     }
 
     /** A connector answering metrics and logs with points and lines at the given times. */

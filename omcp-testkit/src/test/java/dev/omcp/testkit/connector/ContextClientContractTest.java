@@ -8,11 +8,17 @@ import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.query.MetricDiscovery;
+import dev.omcp.sdk.query.MetricInfo;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
@@ -175,6 +181,47 @@ class ContextClientContractTest {
         assertThat(report.notes()).isEmpty();
         assertThat(report.passed()).contains("sent no backend request when exercised against a loopback backend, so none "
                 + "bypassed context.httpClient()");
+    }
+
+    /**
+     * Metrics through the context's client, but an overridden metricDiscovery (the gateway's call) with a client of its own,
+     * while its discoverMetrics sends nothing.
+     */
+    private record OwnClientDiscovery(SourceConfig source, ConnectorContext context, HttpClient own)
+            implements Connector, MetricsCapability, MetricDiscoveryCapability {
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+            get(context.httpClient(), source);
+            return new MetricResult(List.of(), "up", "");
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public MetricDiscovery metricDiscovery(String service, int limit) throws ConnectorException {
+            get(own, source);
+            return new MetricDiscovery(List.of());
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void anOverriddenMetricDiscovery_withAnHttpClientOfItsOwn_fails_namingIt() {
+        ContractReport report = check(new Capabilities(true, false, false, false, false),
+                (s, context) -> new OwnClientDiscovery(s, context, HttpClient.newHttpClient()));
+
+        assertThat(report.failures()).anySatisfy(f -> assertThat(f).startsWith("metricDiscovery(service, limit) sent ")
+                .contains("with an HTTP client of its own"));
     }
 
     /** Services read with a URLConnection: another client of its own. */

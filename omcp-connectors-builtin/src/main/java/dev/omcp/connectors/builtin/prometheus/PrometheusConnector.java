@@ -2,6 +2,7 @@ package dev.omcp.connectors.builtin.prometheus;
 
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
+import dev.omcp.connectors.builtin.backend.BackendWarnings;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.connectors.builtin.backend.LabelsLeftOut;
 import dev.omcp.connectors.builtin.backend.QueryText;
@@ -18,6 +19,7 @@ import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.memory.AnswerBudget;
+import dev.omcp.sdk.query.MetricDiscovery;
 import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
@@ -322,16 +324,24 @@ final class PrometheusConnector extends HttpBackendConnector
     @Override
     public ServiceListing serviceListing() throws ConnectorException {
         Targets targets;
+        // set once a 2xx answer was read as JSON: a refusal after it is of an answer, not of a server without the API
+        AtomicBoolean answered = new AtomicBoolean();
         // active targets first: they say how many targets a service has and how many are up; the
         // answer (every target with all its labels) is reduced while its memory still counts
         try {
-            targets = http().getJson("/api/v1/targets", Map.of("state", "active"), this::servicesOfTargets);
+            targets = http().getJson("/api/v1/targets", Map.of("state", "active"), answer -> {
+                answered.set(true);
+                return servicesOfTargets(answer);
+            });
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_RESPONSE) {
                 throw e;
             }
-            // no targets API (for example a remote-write-only server): label values below
-            targets = new Targets(new TreeMap<>(), List.of());
+            // no targets API (for example a remote-write-only server): label values below, without a word. A targets answer
+            // refused (no status success, no data object, activeTargets not a list) was once just as silent, and the agent
+            // took a listing without any targets counts, and without a service only targets named, for the whole listing
+            targets = new Targets(new TreeMap<>(), answered.get()
+                    ? List.of("the targets answer was refused (" + e.getMessage() + ")" + FROM_LABEL_VALUES_ALONE) : List.of());
         }
         Map<String, Map<String, String>> services = targets.services();
         Set<String> warnings = new LinkedHashSet<>(targets.warnings());
@@ -356,6 +366,10 @@ final class PrometheusConnector extends HttpBackendConnector
         return new ServiceListing(out, List.copyOf(warnings));
     }
 
+    /** How a listing's warning ends when its targets gave nothing to list by. */
+    private static final String FROM_LABEL_VALUES_ALONE = "; services are listed from the service labels' values alone, without "
+            + "targets or targetsUp";
+
     /** What a targets answer names: services by name with their attributes, and what the listing says it left out. */
     private record Targets(Map<String, Map<String, String>> services, List<String> warnings) {}
 
@@ -370,13 +384,26 @@ final class PrometheusConnector extends HttpBackendConnector
      * string is handled alike ({@link #healthOf}), and so is an entry of {@code activeTargets} that is not an object
      * with a {@code labels} object: it is no target Prometheus writes, so it is left out, counted in neither a
      * service's targets nor its services; once it was left out without a word, and a service whose targets were all
-     * such looked as if nothing scraped it.
+     * such looked as if nothing scraped it. An answer without {@code activeTargets} lists nothing from targets and says
+     * so; one whose {@code data} is not an object, or whose {@code activeTargets} is not a list, is a
+     * {@link Kind#BAD_RESPONSE}, which the listing reports in a warning ({@link #serviceListing}).
      */
     private Targets servicesOfTargets(JsonObject targets) throws ConnectorException {
         BackendHttp.requireSuccess(targets, BACKEND);
         Map<String, Map<String, String>> services = new TreeMap<>();
-        if (!(targets.get("data") instanceof JsonObject data) || !(data.get("activeTargets") instanceof JsonArray active)) {
-            return new Targets(services, List.of());
+        if (!(targets.get("data") instanceof JsonObject data)) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered targets without the expected 'data' object; " + BACKEND
+                    + " writes its targets in one: check what answers at the source URL");
+        }
+        JsonValue activeTargets = data.get("activeTargets");
+        if (activeTargets == null) {
+            // a server that has the API but keeps no active targets there: what it lists comes from label values alone
+            return new Targets(services, List.of(BACKEND + " answered targets without an 'activeTargets' list" + FROM_LABEL_VALUES_ALONE));
+        }
+        if (!(activeTargets instanceof JsonArray active)) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered targets whose 'activeTargets' ("
+                    + activeTargets.getValueType().name().toLowerCase(java.util.Locale.ROOT) + ") is not a list; " + BACKEND
+                    + " writes the active targets as a list: check what answers at the source URL");
         }
         // per service: targets, targets up, targets whose health is unreadable
         Map<String, int[]> counts = new TreeMap<>();
@@ -470,6 +497,18 @@ final class PrometheusConnector extends HttpBackendConnector
 
     @Override
     public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+        return metricDiscovery(service, limit).metrics();
+    }
+
+    /**
+     * The metrics with what their answers said they may lack: the names answer's {@code warnings} and {@code infos} (a query
+     * frontend that could not ask every store), how many names were too long to keep (one line with the count), and the
+     * metadata answer's, each line naming the answer it came from. Bounded and cleaned as a listing's ({@code BackendWarnings}):
+     * at most ten lines an answer, each one line of at most 300 characters. The gateway's own series left out, and names
+     * beyond the limit, are no warning: the first is deliberate, the second what the caller asked for.
+     */
+    @Override
+    public MetricDiscovery metricDiscovery(String service, int limit) throws ConnectorException {
         if (limit < 1) {
             throw new ConnectorException(Kind.BAD_QUERY, "limit must be at least 1");
         }
@@ -479,21 +518,25 @@ final class PrometheusConnector extends HttpBackendConnector
         if (!service.isEmpty()) {
             Optional<ServiceSelector> selected = resolveService(service);
             if (selected.isEmpty()) {
-                return List.of();
+                return new MetricDiscovery(List.of());
             }
             ServiceSelector s = selected.get();
             match.put("match[]", "{" + QueryText.promqlLabelName(s.label()) + "=" + QueryText.quote(s.value())
                     + s.namespace().map(ns -> "," + NAMESPACE_LABEL + "=" + QueryText.quote(ns)).orElse("") + "}");
         }
-        Set<String> all = serviceLabels.fetch("__name__", match);
+        BackendJson.Answer<Set<String>> answered = serviceLabels.fetchAnswer("__name__", match);
+        Set<String> all = answered.result();
+        List<String> warnings = new ArrayList<>();
+        answered.warnings().forEach(w -> warnings.add("metric names: " + w));
         // not the gateway's own anomaly series: on its receiver they are a service's metrics once any tenant's call judged
         // it, so listed they would say so; the gateway offers their names itself. Left out before the limit is applied
         List<String> names = new TreeSet<>(all).stream().filter(name -> !AnomalySeries.isOwn(name)).limit(limit).toList();
         // the metadata answer holds every metric Prometheus knows, with its help text: only the ones listed are kept,
         // while the answer's memory still counts. Only an entry per metric is read, so only one is asked for: targets
         // that disagree on a metric's help would each add theirs (older servers, 2.42 for one, ignore the parameter)
-        return http().getJson("/api/v1/metadata", Map.of("limit_per_metric", "1"), metadata -> {
+        List<MetricInfo> metrics = http().getJson("/api/v1/metadata", Map.of("limit_per_metric", "1"), metadata -> {
             BackendHttp.requireSuccess(metadata, BACKEND);
+            BackendWarnings.of(metadata).forEach(w -> warnings.add("metric types and help: " + w));
             JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
             List<MetricInfo> out = new ArrayList<>(names.size());
             for (String name : names) {
@@ -507,6 +550,7 @@ final class PrometheusConnector extends HttpBackendConnector
             }
             return out;
         });
+        return new MetricDiscovery(metrics, warnings);
     }
 
     /**

@@ -9,6 +9,8 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.memory.AnswerBudget;
+import dev.omcp.sdk.query.MetricDiscovery;
+import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.ServiceListing;
 import dev.omcp.sdk.query.TimeRange;
@@ -37,6 +39,11 @@ import org.junit.jupiter.api.Test;
  */
 class HostilePrometheusIT {
     private static final String DEEP = "{\"status\":\"success\",\"data\":" + "[".repeat(3000) + "]".repeat(3000) + "}";
+    /** A targets answer as Prometheus writes one when it scrapes nothing. */
+    private static final String NO_TARGETS = "{\"status\":\"success\",\"data\":{\"activeTargets\":[],\"droppedTargets\":[]}}";
+    /** The last words of a listing's line saying its targets answer gave nothing to list by. */
+    private static final String FROM_LABEL_VALUES_ALONE = "; services are listed from the service labels' values alone, without targets "
+            + "or targetsUp";
     private static final Map<String, String> ANSWERS = new ConcurrentHashMap<>();
     /** The raw query string of the last request to each path. */
     private static final Map<String, String> QUERIES = new ConcurrentHashMap<>();
@@ -84,6 +91,75 @@ class HostilePrometheusIT {
                 .satisfies(m -> assertThat(m.type()).isEqualTo("gauge"));
         // a server where many targets export one name with differing help answers every variant unless told otherwise
         assertThat(QUERIES.get("/api/v1/metadata")).isEqualTo("limit_per_metric=1");
+    }
+
+    @Test
+    void metricDiscovery_passesOnWhatItsAnswersWarned_andCountsTheNamesTooLongToKeep_inOneLinePerKind() throws ConnectorException {
+        // a query frontend says beside the names that a store did not answer; two names too long to keep were dropped without
+        // a word, so name hints built on the list could not tell the agent that it may lack names
+        ANSWERS.put("/api/v1/label/__name__/values", "{\"status\":\"success\",\"data\":[\"up\",\"" + "x".repeat(1025) + "\",\""
+                + "y".repeat(4000) + "\",\"http_requests_total\"],\"warnings\":[\"store eu-1 did not answer\"],"
+                + "\"infos\":[\"names were read from 2 of 3 shards\"]}");
+        ANSWERS.put("/api/v1/metadata", "{\"status\":\"success\",\"data\":{\"up\":[{\"type\":\"gauge\",\"help\":\"Up.\"}]},"
+                + "\"warnings\":[\"metadata of store eu-2\\nevent=forged is missing\"]}");
+
+        MetricDiscovery discovery = connector.metricDiscovery("", 10);
+
+        assertThat(discovery.metrics()).extracting(m -> m.name() + ":" + m.type())
+                .containsExactly("http_requests_total:unknown", "up:gauge");
+        assertThat(discovery.warnings()).containsExactly(
+                "metric names: store eu-1 did not answer",
+                "metric names: info: names were read from 2 of 3 shards",
+                "metric names: Prometheus answered values longer than 1024 characters (2); they were left out: no service or metric "
+                        + "name is that long",
+                "metric types and help: metadata of store eu-2 event=forged is missing");
+        assertThat(connector.discoverMetrics("", 10)).as("the same metrics without the warnings").isEqualTo(discovery.metrics());
+    }
+
+    @Test
+    void metricDiscovery_whoseAnswersSaidNothingBeside_warnsOfNothing() throws ConnectorException {
+        ANSWERS.put("/api/v1/label/__name__/values", "{\"status\":\"success\",\"data\":[\"up\"]}");
+        ANSWERS.put("/api/v1/metadata", "{\"status\":\"success\",\"data\":{}}");
+
+        assertThat(connector.metricDiscovery("", 10)).isEqualTo(new MetricDiscovery(List.of(new MetricInfo("up", "unknown", ""))));
+    }
+
+    @Test
+    void aTargetsAnswerWithoutActiveTargets_listsFromLabelValues_andTheListingSaysSo() throws Exception {
+        // once read as "nothing is scraped" without a word: every service lost its targets counts, and one only a target names
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"web\"]}");
+        ANSWERS.put("/api/v1/targets", "{\"status\":\"success\",\"data\":{\"droppedTargets\":[]}}");
+        try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
+            ServiceListing listing = fresh.serviceListing();
+
+            assertThat(listing.services()).extracting(s -> s.name() + "/" + s.attributes().get("discoveredBy"))
+                    .containsExactly("web/labels");
+            assertThat(listing.warnings()).containsExactly("Prometheus answered targets without an 'activeTargets' list"
+                    + FROM_LABEL_VALUES_ALONE);
+        }
+    }
+
+    @Test
+    void aTargetsAnswerWhoseActiveTargetsOrDataIsNoList_isRefused_andTheListingFromLabelValuesAloneSaysWhy() throws Exception {
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"web\"]}");
+        Map<String, String> refusals = Map.of(
+                "{\"activeTargets\":{\"labels\":{\"job\":\"api\"},\"health\":\"up\"}}", "whose 'activeTargets' (object) is not a list",
+                "{\"activeTargets\":\"job=api\"}", "whose 'activeTargets' (string) is not a list",
+                "{\"activeTargets\":null}", "whose 'activeTargets' (null) is not a list",
+                "[{\"labels\":{\"job\":\"api\"}}]", "without the expected 'data' object");
+        try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
+            for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+                ANSWERS.put("/api/v1/targets", "{\"status\":\"success\",\"data\":" + refusal.getKey() + "}");
+                ServiceListing listing = fresh.serviceListing();
+
+                assertThat(listing.services()).as(refusal.getKey()).extracting(s -> s.name() + "/" + s.attributes().get("discoveredBy"))
+                        .containsExactly("web/labels");
+                assertThat(listing.warnings()).as(refusal.getKey()).singleElement().asString()
+                        .startsWith("the targets answer was refused (Prometheus answered targets " + refusal.getValue())
+                        .contains("check what answers at the source URL")
+                        .endsWith(FROM_LABEL_VALUES_ALONE);
+            }
+        }
     }
 
     @Test
@@ -186,6 +262,7 @@ class HostilePrometheusIT {
     void whatALabelValuesAnswerSaysItLacks_isTheListingsWarning_namingTheLabel() throws Exception {
         // a query frontend (Thanos, Mimir) says beside the values that a store did not answer: the listing may lack services
         ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"api\"],\"warnings\":[\"store eu-1 did not answer\"]}");
+        ANSWERS.put("/api/v1/targets", NO_TARGETS);
         try (PrometheusConnector fresh = connectorWithin(AnswerBudget.ofBytes(64 << 20))) {
             ServiceListing listing = fresh.serviceListing();
 
@@ -319,6 +396,13 @@ class HostilePrometheusIT {
                 assertThat(s.name()).isEqualTo("web");
                 assertThat(s.attributes()).containsEntry("discoveredBy", "labels");
             });
+        }
+        // an answer that is JSON but no Prometheus answer: the listing says its services came from label values alone
+        for (String answer : new String[] {"{" + targets, "{\"status\":\"partial\"," + targets}) {
+            ANSWERS.put("/api/v1/targets", answer);
+            assertThat(connector.serviceListing().warnings()).as(answer).singleElement().asString()
+                    .startsWith("the targets answer was refused (Prometheus answered ")
+                    .contains("check that the source URL points at a Prometheus server").endsWith(FROM_LABEL_VALUES_ALONE);
         }
         ANSWERS.put("/api/v1/targets", "{\"status\":\"success\"," + targets);
         assertThat(connector.listServices()).extracting(s -> s.name()).containsExactly("api", "web");

@@ -244,21 +244,26 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
-        // the gateway's own lines about left-out points first (MetricBatch#warned), then what a listing said it left out
-        WarnedSources warned = batch.warned();
-        services.listing().ifPresent(l -> warned.addAll(ServiceListings.warned(toolkit, l)));
-        warned.writeTo(result);
         // the gateway's own series are selected without looking the name up: what they lack says nothing of the service
         String judgedWhom = services.analysed().size() == 1 ? "'" + services.analysed().getFirst() + "'" : "the analysed services";
         BiFunction<List<String>, String, String> noScores = (own, outcome) -> TenantAnomalySeries.noneToJudge(judgedWhom,
                 services.analysed().size() == 1, own, "the last " + Durations.format(window.window()) + " and its baseline", outcome,
                 call.principal().tenant(), toolkit.history().remoteSinkConfigured());
-        result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics,
+        MetricNameSuggestions suggestions = new MetricNameSuggestions(toolkit);
+        // before the warnings are written: the corrections' discovery may add some
+        String note = note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics,
                 noScores, name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal()),
                 () -> services.analysed().size() == 1
-                        ? new MetricNameSuggestions(toolkit).corrections(services.analysed().getFirst(), metrics, call.principal(), onlySource)
+                        ? suggestions.corrections(services.analysed().getFirst(), metrics, call.principal(), onlySource)
                         : MetricNameSuggestions.curatedCorrections(metrics))
-                + batch.leftOutNote().map(n -> " " + n).orElse(""));
+                + suggestions.incompleteness() + batch.leftOutNote().map(n -> " " + n).orElse("");
+        // the gateway's own lines about left-out points first (MetricBatch#warned), then what a listing said it left out, then
+        // what the discovery behind the corrections said its list lacks
+        WarnedSources warned = batch.warned();
+        services.listing().ifPresent(l -> warned.addAll(ServiceListings.warned(toolkit, l)));
+        warned.addAll(suggestions.warned());
+        warned.writeTo(result);
+        result.add("note", note);
         return ToolResult.structured(result.build());
     }
 

@@ -4,7 +4,7 @@ import dev.omcp.ports.anomaly.AnomalySeries;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.MetricDiscoveryCapability;
-import dev.omcp.sdk.query.MetricInfo;
+import dev.omcp.sdk.query.MetricDiscovery;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +29,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Every wait is interruptible, so each listing still ends at its own deadline. A check that another listing gave up
  * (its deadline came first) says nothing of the name: a listing waiting for it claims the name again.
+ *
+ * <p>A discovery that saw only the gateway's series but warned that its list may lack names (a store not asked, names too
+ * long to keep) cannot tell a judgement from a service whose own metrics it missed. The name is still hidden (it may be
+ * another tenant's judgement), but the verdict is not kept, and the listing says how many names were hidden so
+ * ({@link Found#warnings()}).
  */
 final class ListedNameChecks {
     /** A name with this many metrics has one beside the gateway's series, which are fewer. */
@@ -42,13 +47,22 @@ final class ListedNameChecks {
      *
      * @param verdicts per name checked or kept, {@code true} for one only the gateway's series carry
      * @param leftOut how many names no check reached
+     * @param warnings what the listing may lack beyond that, for its warnings: how many names were hidden on a discovery that
+     *     said its list may be incomplete. Counted, never naming them or quoting the discovery, which may name them: a hidden
+     *     name may be another tenant's judgement
      */
-    record Found(Map<String, Boolean> verdicts, int leftOut) {}
+    record Found(Map<String, Boolean> verdicts, int leftOut, List<String> warnings) {
+        Found {
+            warnings = List.copyOf(warnings);
+        }
+    }
 
     private final ListedNameVerdicts verdicts;
     private final Connector connector;
     private final MetricDiscoveryCapability discovery;
     private final Semaphore slots = new Semaphore(CHECKS_AT_ONCE);
+    /** How many names this listing hid on a discovery that warned its list may be incomplete. */
+    private final AtomicInteger hiddenOnIncomplete = new AtomicInteger();
     /** Whatever this listing claimed, so none is left running when it ends, however it ends. */
     private final Set<ListedNameVerdicts.Check> claimed = ConcurrentHashMap.newKeySet();
     /** How many more names this listing may claim: checks another listing gave up are taken over within it. */
@@ -88,7 +102,7 @@ final class ListedNameChecks {
         int leftOut = claim.beyond().size();
         int waiting = claim.claimed().size() + claim.running().size();
         if (waiting == 0) {
-            return new Found(found, leftOut);
+            return new Found(found, leftOut, List.of());
         }
         ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor();
         boolean allEnded = false;
@@ -117,7 +131,18 @@ final class ListedNameChecks {
                 checks.shutdownNow();
             }
         }
-        return new Found(found, leftOut);
+        return new Found(found, leftOut, warnings(hiddenOnIncomplete.get()));
+    }
+
+    /** The listing's line for {@code hidden} names hidden on a discovery that warned; none when there were none. */
+    private static List<String> warnings(int hidden) {
+        if (hidden == 0) {
+            return List.of();
+        }
+        return List.of(hidden + (hidden == 1 ? " listed name was" : " listed names were") + " left out as carrying only the gateway's "
+                + "anomaly series, though the source's metric discovery warned that it may lack names (a store not asked, names too "
+                + "long to keep): " + (hidden == 1 ? "it" : "they") + " may be services of the backend whose own metrics it missed; "
+                + "name a service you know directly (query_metrics, detect_anomalies with service)");
     }
 
     private static Callable<Map.Entry<String, Optional<Boolean>>> named(String name, Callable<Optional<Boolean>> verdict) {
@@ -128,10 +153,15 @@ final class ListedNameChecks {
     private boolean check(ListedNameVerdicts.Check check) throws ConnectorException, InterruptedException {
         slots.acquire();
         try {
-            boolean only = onlyTheGatewaysSeries(check.name());
+            Verdict verdict = onlyTheGatewaysSeries(check.name());
+            boolean only = verdict.onlyTheGatewaysSeries();
             if (givenUp || Thread.currentThread().isInterrupted()) {
                 // an answer after the interrupt may be a plugin's "nothing" for "I was stopped": kept, it would be the
                 // verdict of every listing for minutes; the name is checked again instead
+                verdicts.abandon(check);
+            } else if (verdict.doubtful()) {
+                // kept, it would hide the name from every listing for minutes without a word; each listing checks it and says so
+                hiddenOnIncomplete.incrementAndGet();
                 verdicts.abandon(check);
             } else {
                 verdicts.settle(check, only);
@@ -194,12 +224,21 @@ final class ListedNameChecks {
     }
 
     /**
+     * What a discovery said of a name.
+     *
+     * @param onlyTheGatewaysSeries whether it has metrics and all of them are the gateway's series
+     * @param doubtful whether it was found so on a discovery that warned its list may lack names
+     */
+    private record Verdict(boolean onlyTheGatewaysSeries, boolean doubtful) {}
+
+    /**
      * Whether {@code name} has metrics at the discovery and all of them are the gateway's series. A name without any (a
      * target that exports nothing yet, a listing from elsewhere) is left listed: nothing says it is a judgement.
      */
-    private boolean onlyTheGatewaysSeries(String name) throws ConnectorException {
-        List<MetricInfo> metrics = discovery.discoverMetrics(name, BEYOND_THE_GATEWAYS);
-        return !metrics.isEmpty() && metrics.stream().allMatch(m -> AnomalySeries.isOwn(m.name()));
+    private Verdict onlyTheGatewaysSeries(String name) throws ConnectorException {
+        MetricDiscovery found = discovery.metricDiscovery(name, BEYOND_THE_GATEWAYS);
+        boolean only = !found.metrics().isEmpty() && found.metrics().stream().allMatch(m -> AnomalySeries.isOwn(m.name()));
+        return new Verdict(only, only && !found.warnings().isEmpty());
     }
 
     private static boolean causedByInterrupt(Throwable e) {

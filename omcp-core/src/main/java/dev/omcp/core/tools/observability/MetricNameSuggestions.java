@@ -3,7 +3,7 @@ package dev.omcp.core.tools.observability;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.MetricDiscoveryCapability;
-import dev.omcp.sdk.query.MetricInfo;
+import dev.omcp.sdk.query.MetricDiscovery;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +25,11 @@ import java.util.TreeSet;
  * {@link ServiceNameSuggestions#DEADLINE}, since the answer is already complete without them. The names of
  * the gateway's own anomaly series are never taken from discovery, where they would tell whether any tenant
  * judged the service, but from the gateway's own knowledge ({@link TenantAnomalySeries}).
+ *
+ * <p>A discovery may say its list lacks names (a store a query frontend could not ask, names too long to keep:
+ * {@link MetricDiscovery#warnings()}). A name it left out is never offered, so what the discoveries said is kept
+ * ({@link #warned()}) for the tool to show as {@code backendWarnings}, and the sentence offered says the names may be
+ * incomplete. One instance per tool call: it gathers that call's warnings.
  */
 final class MetricNameSuggestions {
     /** The most names one discovery returns; a service rarely exports more. */
@@ -33,13 +38,37 @@ final class MetricNameSuggestions {
     static final int MAX_LISTED = 8;
 
     private final Toolkit toolkit;
+    /** What the discoveries asked in this call said their lists may lack, per source. */
+    private final WarnedSources warned;
 
     MetricNameSuggestions(Toolkit toolkit) {
         this.toolkit = toolkit;
+        this.warned = WarnedSources.of(toolkit);
+    }
+
+    /**
+     * What the discoveries this instance asked said their lists may lack, per source, cleaned and redacted as every
+     * {@code backendWarnings} is; empty when none warned or none was asked.
+     */
+    WarnedSources warned() {
+        return warned;
+    }
+
+    /**
+     * A sentence (with a leading space) saying the names offered may be incomplete, when a discovery this instance asked
+     * warned; empty otherwise. A tool adds it to a note that offers names, beside {@link #warned()} in its answer.
+     */
+    String incompleteness() {
+        return warned.isEmpty() ? "" : " The metric names these suggestions come from may be incomplete: a source's metric discovery "
+                + "warned (see backendWarnings).";
     }
 
     /** A sentence (with a leading space) for the note of an answer without series of {@code metric}. */
     String forMissing(String service, String metric, Principal principal, Optional<String> onlySource) {
+        return offeredForMissing(service, metric, principal, onlySource) + incompleteness();
+    }
+
+    private String offeredForMissing(String service, String metric, Principal principal, Optional<String> onlySource) {
         if (CuratedMetricNames.curated(metric)) {
             return curatedWithoutSource(service, metric, principal, onlySource);
         }
@@ -164,16 +193,20 @@ final class MetricNameSuggestions {
         return names;
     }
 
-    /** The names the sources discover for {@code service}, but for the gateway's own series. */
+    /**
+     * The names the sources discover for {@code service}, but for the gateway's own series; what each discovery said its
+     * list may lack is kept in {@link #warned()}.
+     */
     private Set<String> exported(String service, Principal principal, Optional<String> onlySource) {
         List<Bound<MetricDiscoveryCapability>> bound = toolkit.sources().with(MetricDiscoveryCapability.class, principal,
                 onlySource.map(Set::of));
         Duration overall = toolkit.deadline().compareTo(ServiceNameSuggestions.DEADLINE) < 0
                 ? toolkit.deadline() : ServiceNameSuggestions.DEADLINE;
-        Gathered<List<MetricInfo>> gathered = Gathered.from(toolkit, bound, d -> d.discoverMetrics(service, DISCOVERY_LIMIT), overall);
+        Gathered<MetricDiscovery> gathered = Gathered.from(toolkit, bound, d -> d.metricDiscovery(service, DISCOVERY_LIMIT), overall);
         Set<String> names = new TreeSet<>();
-        for (Gathered.Answer<List<MetricInfo>> answer : gathered.answers()) {
-            answer.value().forEach(m -> names.add(m.name()));
+        for (Gathered.Answer<MetricDiscovery> answer : gathered.answers()) {
+            answer.value().metrics().forEach(m -> names.add(m.name()));
+            warned.add(answer.source(), answer.value().warnings());
         }
         return TenantAnomalySeries.withoutOwn(names);
     }

@@ -185,6 +185,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("truncated", found.size() > limit);
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
+        MetricNameSuggestions suggestions = new MetricNameSuggestions(toolkit);
         // none of the caller's own scores: said in words that hold whatever other tenants' scores there are
         Optional<String> noneOfTheCallersScores = AnomalySeries.isOwn(metric) ? Optional.of(TenantAnomalySeries.noneRecorded(service,
                 metric, duration, !labels.isEmpty(), call.principal().tenant(), toolkit.history().remoteSinkConfigured()))
@@ -193,7 +194,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 noneOfTheCallersScores,
                 () -> new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(service, call.principal(), MetricsCapability.class),
                 // with label filters the likelier miss is the filters, not the name: no name suggestions then
-                () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
+                () -> labels.isEmpty() ? suggestions.forMissing(service, metric, call.principal(), onlySource)
                         : " Ask again without labels to see whether the filters are what matched nothing.");
         // a label no series carries groups nothing: PromQL quietly returns one group with labels {}
         List<String> absent = groupBy.stream().filter(label -> !found.isEmpty() && found.stream().noneMatch(f -> f.series().labels().containsKey(label)))
@@ -226,6 +227,11 @@ public final class QueryMetricsTool extends ObservabilityTool {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";
             note = Optional.of(note.map(n -> n + " " + widened).orElse(widened));
+        }
+        if (!suggestions.warned().isEmpty()) {
+            // what the discovery behind the name suggestions said its list lacks, beside the series' own warnings of the same
+            // source: one backendWarnings, which replaces the one the batch wrote (JsonObjectBuilder.add keeps its place)
+            batch.warned().addAll(suggestions.warned()).writeTo(result);
         }
         note.ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());

@@ -153,7 +153,10 @@ final class ServiceListings {
             List<String> names = askedAbout.stream().map(ServiceInfo::name).distinct().toList();
             ListedNameChecks.Found found = ListedNameChecks.of(verdicts, connector, discovery.get(), names, CHECKS_PER_LISTING);
             List<ServiceInfo> shown = askedAbout.stream().filter(s -> Boolean.FALSE.equals(found.verdicts().get(s.name()))).toList();
-            return new Listed(shown, found.leftOut(), names.size(), askedAbout.size() < listed.size(), answered.warnings());
+            // what the listing said it lacks, then how many names the checks hid on a discovery that said the same
+            List<String> warnings = new ArrayList<>(answered.warnings());
+            warnings.addAll(found.warnings());
+            return new Listed(shown, found.leftOut(), names.size(), askedAbout.size() < listed.size(), warnings);
         }
     }
 }

@@ -376,6 +376,24 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void corrections_fromADiscoveryThatWarned_showItsWarnings_andSayTheNamesMayBeIncomplete() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "http_requests_total", t -> 5)
+                .discoveryWarning("metric names: Prometheus answered values longer than 1024 characters (2); they were left out");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"shop\",\"metrics\":[\"http_requests_totl\"]}");
+
+        assertThat(result.getString("note")).contains("Did you mean 'http_requests_total' for 'http_requests_totl'?")
+                .contains("The metric names these suggestions come from may be incomplete: a source's metric discovery warned "
+                        + "(see backendWarnings).");
+        assertThat(result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("prom");
+            assertThat(w.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString)).containsExactly(
+                    "metric names: Prometheus answered values longer than 1024 characters (2); they were left out");
+        });
+    }
+
+    @Test
     void aMisspelledMetric_ofOneService_isCorrectedTheSameWhetherAnotherTenantJudgedTheService() {
         List<String> notes = new ArrayList<>();
         for (boolean globexJudged : List.of(true, false)) {

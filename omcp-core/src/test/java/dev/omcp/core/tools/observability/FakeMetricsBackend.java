@@ -53,6 +53,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile List<String> warnings = List.of();
     private volatile List<String> listingWarnings = List.of();
     private final Map<String, List<Map<String, String>>> described = new ConcurrentHashMap<>();
+    private volatile List<String> discoveryWarnings = List.of();
     private volatile java.util.function.UnaryOperator<Series> reorder = java.util.function.UnaryOperator.identity();
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
@@ -181,6 +182,12 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         return this;
     }
 
+    /** Every metric discovery says {@code lines} alongside it: what its list may lack (names too long, a store not asked). */
+    FakeMetricsBackend discoveryWarning(String... lines) {
+        this.discoveryWarnings = List.of(lines);
+        return this;
+    }
+
     /** Every series answered passes through {@code r}: a connector that breaks the SDK's promise of ascending timestamps. */
     FakeMetricsBackend reordering(java.util.function.UnaryOperator<Series> r) {
         this.reorder = r;
@@ -250,6 +257,11 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         });
         int most = service.isEmpty() ? Math.min(limit, discoveryCap) : limit;
         return names.stream().limit(most).map(n -> new dev.omcp.sdk.query.MetricInfo(n, "unknown", "")).toList();
+    }
+
+    @Override
+    public dev.omcp.sdk.query.MetricDiscovery metricDiscovery(String service, int limit) throws ConnectorException {
+        return new dev.omcp.sdk.query.MetricDiscovery(discoverMetrics(service, limit), discoveryWarnings);
     }
 
     @Override

@@ -296,6 +296,52 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void nameSuggestions_fromADiscoveryThatWarned_showItsWarnings_andSayTheNamesMayBeIncomplete() {
+        // a name the discovery could not list (a store not asked, a name too long to keep) is not offered: the agent must know
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "http_requests_total", t -> 5)
+                .discoveryWarning("metric names: store eu-1 did not answer");
+        FakeMetricsBackend other = new FakeMetricsBackend("other").knows("payments");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom).add(other)),
+                "{\"service\":\"payments\",\"metric\":\"http_requests_totl\"}");
+
+        assertThat(result.getString("note")).contains("Did you mean 'http_requests_total'?")
+                .endsWith(" The metric names these suggestions come from may be incomplete: a source's metric discovery warned "
+                        + "(see backendWarnings).")
+                .doesNotContain("warned alongside its answer");
+        assertThat(result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("prom");
+            assertThat(w.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString))
+                    .containsExactly("metric names: store eu-1 did not answer");
+        });
+    }
+
+    @Test
+    void aDiscoveryWarning_joinsTheSeriesWarningsOfItsSource_inOneEntry_redactedAlike() {
+        FakeMetricsBackend thanos = new FakeMetricsBackend("thanos").knows("payments").warning("No StoreAPIs matched for this query")
+                .discoveryWarning("metric names: store 10.20.30.40 did not answer");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(thanos)), "{\"service\":\"payments\",\"metric\":\"kafka_lag\"}");
+
+        assertThat(result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("thanos");
+            assertThat(w.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString))
+                    .containsExactly("No StoreAPIs matched for this query", "metric names: store [REDACTED:ipv4] did not answer");
+        });
+        assertThat(result.getString("note")).contains("warned alongside its answer", "may be incomplete: a source's metric discovery");
+    }
+
+    @Test
+    void nameSuggestionsNeverAsked_leaveADiscoveryWarningUnshown() {
+        // the series answered: no discovery ran, so nothing it might have said is shown
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "http_requests_total", t -> 5)
+                .discoveryWarning("metric names: store eu-1 did not answer");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"payments\",\"metric\":\"http_requests_total\"}");
+
+        assertThat(result.containsKey("backendWarnings")).isFalse();
+        assertThat(prom.discoveries).isEmpty();
+    }
+
+    @Test
     void aCuratedMetricTheServiceCannotFeed_saysWhatItIsComputedFrom_notThatCuratedNamesAlwaysWork() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom")
                 .serve("kubelet", "process_cpu_seconds_total", t -> 1)

@@ -78,6 +78,20 @@ class ServiceListingsTest {
     }
 
     @Test
+    void aNameHiddenOnADiscoveryThatWarnedItMayLackNames_isCountedInTheListingsWarnings_withoutNamingIt() {
+        FakeMetricsBackend plugin = receiver("history").discoveryWarning("metric names: a store was not asked about ghost");
+
+        JsonObject listed = ToolHarness.ok(new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin))), "{}",
+                Principal.apiKey("acme-agent", "acme"));
+
+        assertThat(names(listed)).containsExactly("payments", "quiet");
+        JsonObject warned = listed.getJsonArray("backendWarnings").getJsonObject(0);
+        assertThat(warned.getString("source")).isEqualTo("history");
+        assertThat(warned.getJsonArray("warnings").getString(0)).startsWith("1 listed name was left out as carrying only the gateway's")
+                .doesNotContain("ghost");
+    }
+
+    @Test
     void theNamesOnlyTheGatewaysSeriesCarry_areNeitherSuggestedNorJudged() {
         Toolkit toolkit = toolkit(new InMemorySources().addPlugin(receiver("history")));
         Principal acme = Principal.apiKey("acme-agent", "acme");
