@@ -131,8 +131,10 @@ final class ServiceAttributes {
 
     /** The schema of {@code attributesBySource}, as {@link #of} writes it. */
     static JsonObjectBuilder schema() {
-        JsonObjectBuilder value = Jsonp.object().add("type", Jsonp.array().add("string").add("integer"))
-                .add("maxLength", MAX_VALUE_CHARS + 1).add("minimum", 0).add("maximum", 999_999_999_999_999L);
+        // an anyOf, not "type": ["string", "integer"]: the official TypeScript SDK's strict validator refuses a type of two kinds
+        JsonObjectBuilder value = Jsonp.object().add("anyOf", Jsonp.array()
+                .add(Jsonp.object().add("type", "string").add("maxLength", MAX_VALUE_CHARS + 1))
+                .add(Jsonp.object().add("type", "integer").add("minimum", 0).add("maximum", 999_999_999_999_999L)));
         JsonObjectBuilder listing = Jsonp.object().add("type", "object")
                 .add("propertyNames", Jsonp.object().add("pattern", NAME_PATTERN))
                 .add("additionalProperties", value).add("minProperties", 1).add("maxProperties", MAX_ATTRIBUTES);

@@ -41,6 +41,20 @@ class ToolSchemaKeywordsTest {
     }
 
     @Test
+    void noToolSchemaGivesATypeOfTwoKinds_whichTheOfficialSdksStrictValidatorRefuses() {
+        // the TypeScript SDK checks output schemas with ajv in strict mode, which refuses a "type" of two kinds (a nullable
+        // one, [T, "null"], passes) without allowUnionTypes, and so rejects the whole tool: two kinds are an anyOf
+        Toolkit toolkit = Toolkit.builder(new InMemorySources().registry(), Clock.systemUTC()).build();
+        Set<String> unionTypes = new TreeSet<>();
+        for (Tool tool : ObservabilityTools.all(toolkit)) {
+            String name = tool.definition().name();
+            collectUnionTypes(tool.definition().inputSchema(), name + " input", unionTypes);
+            tool.definition().outputSchema().ifPresent(schema -> collectUnionTypes(schema, name + " output", unionTypes));
+        }
+        assertThat(unionTypes).as("schemas whose type names two kinds besides null").isEmpty();
+    }
+
+    @Test
     void theLabelFilters_ofQueryMetricsAndQueryLogs_useANameRuleTheValidatorEnforces() {
         Toolkit toolkit = Toolkit.builder(new InMemorySources().registry(), Clock.systemUTC()).build();
         for (Tool tool : ObservabilityTools.all(toolkit)) {
@@ -84,6 +98,21 @@ class ToolSchemaKeywordsTest {
             }
         }
         assertThat(checked).isGreaterThanOrEqualTo(7 * 3);
+    }
+
+    private static void collectUnionTypes(JsonValue schema, String where, Set<String> found) {
+        if (schema instanceof JsonArray list) {
+            list.forEach(sub -> collectUnionTypes(sub, where, found));
+        } else if (schema instanceof JsonObject object) {
+            object.forEach((keyword, value) -> {
+                if (keyword.equals("type") && value instanceof JsonArray types
+                        && types.stream().filter(type -> !type.equals(jakarta.json.Json.createValue("null"))).count() > 1) {
+                    found.add(where);
+                } else if (!DATA.contains(keyword)) {
+                    collectUnionTypes(value, where, found);
+                }
+            });
+        }
     }
 
     private static void collectUnknown(JsonValue schema, String where, Map<String, Set<String>> unknown) {
