@@ -1,6 +1,7 @@
 package dev.omcp.app.settings;
 
 import dev.omcp.core.auth.password.PasswordRules;
+import dev.omcp.ports.auth.BlocklistShares;
 import dev.omcp.ports.auth.LockoutPolicy;
 import java.net.URI;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param allowFallback run anonymous when basic prerequisites are missing
  * @param lockout the lockout rule; empty when disabled
  * @param revocationFile the revocation journal
+ * @param revocationsPerTenant live blocklist entries one tenant may hold before its admins' revocations are refused
  * @param redisUrl the shared store
  * @param redisTls the TLS files of a {@code rediss://} store
  * @param oidc the OIDC settings (oidc mode)
@@ -37,6 +39,7 @@ public record AccessControlSettings(
         boolean allowFallback,
         Optional<LockoutPolicy> lockout,
         Optional<String> revocationFile,
+        int revocationsPerTenant,
         Optional<String> redisUrl,
         RedisTlsFiles redisTls,
         Optional<Oidc> oidc,
@@ -58,7 +61,8 @@ public record AccessControlSettings(
     /** The defaults: anonymous mode, nothing configured. */
     public static AccessControlSettings defaults() {
         return new AccessControlSettings("anonymous", Optional.empty(), Optional.empty(), Duration.ofHours(12), false,
-                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), RedisTlsFiles.NONE, Optional.empty(),
+                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), BlocklistShares.of(BlocklistShares.DEFAULT_CAPACITY).perTenant(),
+                Optional.empty(), RedisTlsFiles.NONE, Optional.empty(),
                 Optional.empty(), Optional.empty(), true, false, "false", PasswordRules.DEFAULT);
     }
 

@@ -5,6 +5,7 @@ import dev.omcp.adapters.http.opa.OpaDecisionClient;
 import dev.omcp.adapters.http.security.TrustedProxies;
 import dev.omcp.core.auth.oidc.OidcProfile;
 import dev.omcp.core.auth.password.PasswordRules;
+import dev.omcp.ports.auth.BlocklistShares;
 import dev.omcp.ports.auth.LockoutPolicy;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -101,6 +102,7 @@ final class AccessControlSettingsReader {
                 env.flag(Variables.AUTH_ALLOW_FALLBACK),
                 lockout,
                 env.file(Variables.REVOCATION_FILE).map(java.nio.file.Path::toString),
+                env.integer(Variables.REVOCATIONS_PER_TENANT, 1, BlocklistShares.maxPerTenant(BlocklistShares.DEFAULT_CAPACITY)),
                 redis,
                 redisTls,
                 oidc,

@@ -171,6 +171,9 @@ public final class Variables {
             "true disables account lockout (the 20 logins per minute per IP limit stays).", false);
     public static final Variable REVOCATION_FILE = new Variable("OMCP_AUTH_REVOCATION_FILE", List.of(), "",
             "JSONL file (mode 0600) that keeps session revocations across restarts; unset keeps them in memory.", false);
+    public static final Variable REVOCATIONS_PER_TENANT = new Variable("OMCP_AUTH_REVOCATIONS_PER_TENANT", List.of(), "10000",
+            "Live session-blocklist entries one tenant may hold before its admins' revocations are refused (507), so one tenant"
+                    + " cannot fill the list every tenant shares (1-80000).", false);
     public static final Variable REDIS_URL = new Variable("OMCP_REDIS_URL", List.of("OMCP_STORE_URL"), "",
             "redis:// or rediss:// URL of the store shared by replicas (lockout, revocations); unset keeps state per process.", true);
     public static final Variable REDIS_CA_FILE = new Variable("OMCP_REDIS_CA_FILE", List.of(), "",
@@ -245,7 +248,7 @@ public final class Variables {
     public static final List<Variable> ACCESS_CONTROL = List.of(
             AUTH, USERS_FILE, SESSION_SECRET, SESSION_LIFETIME, AUTH_ALLOW_FALLBACK,
             LOCKOUT_MAX_FAILURES, LOCKOUT_WINDOW, LOCKOUT_BASE, LOCKOUT_MAX, LOCKOUT_DISABLED,
-            REVOCATION_FILE, REDIS_URL, REDIS_CA_FILE, REDIS_CERT_FILE, REDIS_KEY_FILE,
+            REVOCATION_FILE, REVOCATIONS_PER_TENANT, REDIS_URL, REDIS_CA_FILE, REDIS_CERT_FILE, REDIS_KEY_FILE,
             OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URI, OIDC_SCOPES, OIDC_ROLES_CLAIM, OIDC_ROLE_MAP,
             OIDC_TENANT_CLAIM, OIDC_PROFILE, OIDC_DCR_ENABLED, OIDC_DCR_STORE,
             RBAC_POLICY_FILE, OPA_URL, OPA_DECISION, OPA_CACHE_TTL, OPA_TIMEOUT, OPA_TOKEN, OPA_BREAKER_FAILURES, OPA_BREAKER_COOLDOWN,

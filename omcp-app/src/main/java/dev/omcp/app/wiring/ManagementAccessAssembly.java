@@ -46,6 +46,7 @@ import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.auth.AccountLocks;
+import dev.omcp.ports.auth.BlocklistShares;
 import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ClientRegistrationStore;
 import dev.omcp.ports.auth.PasswordLogin;
@@ -150,8 +151,10 @@ final class ManagementAccessAssembly {
         AccountLocks locks;
         RevocationStore store;
         try {
-            store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES,
-                    clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES, clock));
+            // one list for every tenant: each tenant's admins may fill only its share, so the others can still revoke
+            BlocklistShares shares = new BlocklistShares(BlocklistShares.DEFAULT_CAPACITY, settings.revocationsPerTenant());
+            store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime, shares, clock))
+                    .orElseGet(() -> new InMemoryRevocationStore(lifetime, shares, clock));
             locks = redis.<AccountLocks>map(r -> new RedisAccountLocks(r, clock)).orElseGet(InMemoryAccountLocks::new);
         } catch (SharedStateUnavailableException e) {
             // a server that answers PING but refuses the blocklist's first write (a read-only replica, an ACL

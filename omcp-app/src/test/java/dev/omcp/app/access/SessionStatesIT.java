@@ -141,6 +141,50 @@ class SessionStatesIT {
         assertThat(all.get(3).path("tenant").asText()).isEqualTo("acme");
     }
 
+    /**
+     * The blocklist is shared by every tenant: an admin bound to one may fill only its tenant's share,
+     * so another tenant still revokes a stolen session and everyone still logs out.
+     */
+    @Test
+    void aTenantAdminFillingItsShareOfTheBlocklist_getsA507SayingSo_whileOthersStillRevokeAndLogOut() throws Exception {
+        Map<String, String> env = tenantAdmins();
+        env.put("OMCP_AUTH_REVOCATIONS_PER_TENANT", "3");
+        gateway = TestGateway.start(env, clock);
+        Browser ann = loggedIn("ann");
+        Browser victor = loggedIn("victor");
+        Browser victorsCopy = gateway.browser();
+        victorsCopy.cookies.putAll(victor.cookies);
+        Browser gus = loggedIn("gus");
+        Browser alice = loggedIn("alice");
+        for (int i = 0; i < 3; i++) {
+            assertThat(ann.post("/api/auth/revocations", "{\"sid\": \"flood-" + i + "\"}").status()).isEqualTo(201);
+        }
+
+        Browser.Reply refused = ann.post("/api/auth/revocations", "{\"sid\": \"flood-3\"}");
+        assertThat(refused.status()).isEqualTo(507);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_BLOCKLIST_TENANT_SHARE_FULL");
+        assertThat(refused.json().path("error").asText()).contains("tenant 'acme'", "3 live entries", "share", "not revoked",
+                "expire", "operator");
+        assertThat(gateway.audit.events()).as("audited like every refused change").anySatisfy(e -> {
+            assertThat(e.path()).isEqualTo("/api/auth/revocations");
+            assertThat(e.status()).isEqualTo(507);
+            assertThat(e.actor()).isEqualTo("ann");
+            assertThat(e.tenant()).isEqualTo("acme");
+            assertThat(e.target()).isEqualTo("sid:flood-3");
+        });
+        assertThat(ann.post("/api/auth/revocations", "{\"sid\": \"flood-0\", \"reason\": \"again\"}").status())
+                .as("what acme holds can be revoked again: no new entry").isEqualTo(201);
+
+        assertThat(gus.post("/api/auth/revocations", "{\"sub\": \"gina\", \"reason\": \"stolen laptop\"}").status())
+                .as("another tenant still revokes").isEqualTo(201);
+        assertThat(alice.post("/api/auth/revocations", "{\"sid\": \"flood-3\"}").status())
+                .as("an admin without a tenant still revokes").isEqualTo(201);
+        assertThat(victor.post("/api/auth/logout", null).status()).as("acme's users still log out").isEqualTo(204);
+        assertThat(victorsCopy.get("/api/me").status()).as("and a copy of the cookie is void").isEqualTo(401);
+        assertThat(gus.post("/api/auth/logout", null).status()).isEqualTo(204);
+        assertThat(alice.get("/api/auth/revocations").json().path("revocations")).as("nothing was dropped").hasSize(7);
+    }
+
     @Test
     void anAdminWithoutATenant_stillRevokesGatewayWide() throws Exception {
         gateway = TestGateway.start(tenantAdmins(), clock);

@@ -7,6 +7,8 @@ import dev.omcp.adapters.storage.redis.RedisConnection;
 import dev.omcp.adapters.storage.redis.RedisRevocationStore;
 import dev.omcp.core.auth.InMemoryAccountLocks;
 import dev.omcp.core.auth.InMemoryRevocationStore;
+import dev.omcp.core.auth.RevocationService;
+import dev.omcp.core.auth.SessionService;
 import dev.omcp.ports.auth.AccountLocks;
 import dev.omcp.ports.auth.FailureOutcome;
 import dev.omcp.ports.auth.LockoutPolicy;
@@ -14,13 +16,21 @@ import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SessionCheck;
+import dev.omcp.ports.auth.SessionClaims;
+import dev.omcp.ports.auth.SessionSubject;
+import dev.omcp.ports.identity.AuthKind;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.testkit.redis.RedisServerProcess;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -209,5 +219,86 @@ class SharedStateContractIT {
         small.add(new Revocation(RevocationTarget.SID, "b", "", T0, "root"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> small.add(new Revocation(RevocationTarget.SID, "c", "", T0, "root")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("blocklist");
+    }
+
+    private static Principal admin(String name, String tenant) {
+        return new Principal(name, name, AuthKind.SESSION, tenant, Set.of("admin"), Optional.of(name + "-sid"));
+    }
+
+    /** Revokes new sids as {@code by} until one is refused: how many it took. */
+    private static int revokeUntilRefused(RevocationService revocations, Principal by, List<String> trace) {
+        for (int i = 0; i < 200; i++) {
+            try {
+                revocations.revoke(RevocationTarget.SID, by.tenant() + "-" + i, "flood", by);
+            } catch (IllegalStateException e) {
+                trace.add("[" + by.tenant() + "] refused " + e.getClass().getSimpleName());
+                return i;
+            }
+        }
+        return 200;
+    }
+
+    private static String logout(SessionService sessions, String tenant) {
+        SessionClaims session = sessions.open(new SessionSubject("user", "User", List.of("viewer"), tenant));
+        try {
+            sessions.close(session);
+        } catch (IllegalStateException e) {
+            return "refused";
+        }
+        return sessions.check(session) instanceof SessionCheck.Revoked ? "ended" : "still valid";
+    }
+
+    /**
+     * A list of 100: one tenant fills its share, then others revoke and log out; then many tenants
+     * fill theirs, admins without a tenant and logouts take what is kept for them.
+     */
+    private static List<String> shareScript(RevocationStore store) {
+        List<String> trace = new ArrayList<>();
+        RevocationService revocations = new RevocationService(store, AT_T0);
+        SessionService sessions = new SessionService(AT_T0, new SecureRandom(), Duration.ofHours(12), store);
+        int acme = revokeUntilRefused(revocations, admin("ann", "acme"), trace);
+        trace.add("acme took " + acme);
+        boolean kept = true;
+        for (int i = 0; i < acme; i++) {
+            kept &= store.lookup("acme-" + i, "nobody", "acme").sessionRevoked();
+        }
+        trace.add("acme's entries kept " + kept);
+        trace.add("globex revokes " + revocations.revoke(RevocationTarget.SUB, "gina", "stolen", admin("gus", "globex")).tenant());
+        trace.add("acme logout " + logout(sessions, "acme"));
+        trace.add("operator logout " + logout(sessions, ""));
+        int tenants = 0;
+        for (int t = 0; t < 20; t++) {
+            tenants += revokeUntilRefused(revocations, admin("admin", "tenant-" + t), new ArrayList<>());
+        }
+        trace.add("tenants took " + tenants);
+        trace.add("operators took " + revokeUntilRefused(revocations, admin("alice", ""), trace));
+        int logouts = 0;
+        while (logouts < 200 && logout(sessions, "acme").equals("ended")) {
+            logouts++;
+        }
+        trace.add("then logouts took " + logouts);
+        trace.add("entries " + store.current(T0).size());
+        return trace;
+    }
+
+    @Test
+    void aTenantFillsOnlyItsShareOfTheSharedBlocklist_soOthersStillRevokeAndEveryoneLogsOut_likeTheMemoryOne() {
+        redisServer.flushAll();
+        List<String> memory = shareScript(new InMemoryRevocationStore(Duration.ofHours(12), 100, AT_T0));
+        List<String> shared = shareScript(new RedisRevocationStore(redis, Duration.ofHours(12), 100, AT_T0, AT_T0));
+        assertThat(memory).containsExactly(
+                "[acme] refused TenantShareFullException",
+                "acme took 10",
+                "acme's entries kept true",
+                "globex revokes globex",
+                "acme logout ended",
+                "operator logout ended",
+                // 1 + 10 + 1 + 1 entries before: the other tenants fill the list up to 80
+                "tenants took 67",
+                "[] refused BlocklistFullException",
+                "operators took 10",
+                "then logouts took 10",
+                "entries 100");
+        assertThat(shared).isEqualTo(memory);
     }
 }

@@ -33,6 +33,17 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void aTenantsShareOfTheBlocklist_isATenthOfItByDefault_andASetValueOutside1To80000RefusesTheStart() throws Exception {
+        assertThat(read(Map.of()).revocationsPerTenant()).isEqualTo(10_000);
+        assertThat(read(Map.of("OMCP_AUTH_REVOCATIONS_PER_TENANT", "80000")).revocationsPerTenant()).isEqualTo(80_000);
+        for (String bad : List.of("0", "80001", "10%", "lots")) {
+            assertThatThrownBy(() -> read(Map.of("OMCP_AUTH_REVOCATIONS_PER_TENANT", bad))).as(bad)
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
+                            .containsExactly("OMCP_AUTH_REVOCATIONS_PER_TENANT must be an integer from 1 to 80000, got '" + bad + "'"));
+        }
+    }
+
+    @Test
     void everyInvalidValueIsReportedAtOnce_andSecretsAreNotRepeated() {
         Map<String, String> env = new HashMap<>();
         env.put("OMCP_AUTH", "kerberos");

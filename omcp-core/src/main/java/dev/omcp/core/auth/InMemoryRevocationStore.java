@@ -1,27 +1,33 @@
 package dev.omcp.core.auth;
 
 import dev.omcp.ports.auth.BlocklistFullException;
+import dev.omcp.ports.auth.BlocklistShares;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.TenantShareFullException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
  * The blocklist of one process, one entry per session or subject of each tenant. Entries older than
  * {@code retention} (the session lifetime) can no longer match a live session and are dropped when
- * the list is read or, given a clock, needs room. Bounded: when {@code maxEntries} live entries exist a further
- * revocation is refused rather than growing without limit. Lookups take no lock; adds take one, so
- * concurrent revocations cannot together pass the bound.
+ * the list is read or, given a clock, needs room. Bounded: when {@code capacity} live entries exist a further
+ * revocation is refused rather than growing without limit, and admins' revocations stop earlier,
+ * each tenant's at its share ({@link BlocklistShares}), so one tenant cannot fill what the others
+ * and every logout need. Lookups take no lock; adds and pruning take one, so concurrent revocations
+ * cannot together pass a bound and each tenant's count stays exact.
  *
  * <p>What has expired when the list needs room is decided by the clock sessions are checked by, not
  * by the new entry's time: a journal replays entries stamped ahead of the clock after it stepped
@@ -29,12 +35,15 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class InMemoryRevocationStore implements RevocationStore {
     /** Live entries kept at most. */
-    public static final int DEFAULT_MAX_ENTRIES = 100_000;
+    public static final int DEFAULT_MAX_ENTRIES = BlocklistShares.DEFAULT_CAPACITY;
+    private static final String LIST = "session blocklist";
 
     private final Duration retention;
-    private final int maxEntries;
+    private final BlocklistShares shares;
     private final Map<Key, Revocation> bySid = new ConcurrentHashMap<>();
     private final Map<Key, Revocation> bySub = new ConcurrentHashMap<>();
+    /** Live entries per tenant (those without a tenant are not counted); guarded by {@link #adding}. */
+    private final Map<String, Integer> heldByTenant = new HashMap<>();
     /** Held for prune, count and write together: checked apart, n concurrent adds at the bound all passed. */
     private final ReentrantLock adding = new ReentrantLock();
     /** What decides which entries have expired when the list needs room; empty: nothing may, see the two-argument constructor. */
@@ -50,49 +59,108 @@ public final class InMemoryRevocationStore implements RevocationStore {
      * drop an entry to make room (a new entry's time may be ahead of the clock sessions are checked
      * by), so an add never does: expired entries go only when the list is read, {@link #current}
      * dropping those older than the retention at the time it is given. A full list therefore refuses
-     * sooner, but never drops an entry still in force. Prefer {@link #InMemoryRevocationStore(Duration, int, Clock)}.
+     * sooner, but never drops an entry still in force. Prefer {@link #InMemoryRevocationStore(Duration, BlocklistShares, Clock)}.
+     * Each tenant's share is a tenth of {@code maxEntries} ({@link BlocklistShares#of}).
      */
     public InMemoryRevocationStore(Duration retention, int maxEntries) {
-        this(retention, maxEntries, Optional.empty());
+        this(retention, BlocklistShares.of(maxEntries), Optional.empty());
+    }
+
+    /**
+     * A list whose tenants each hold a tenth of it ({@link BlocklistShares#of}): see
+     * {@link #InMemoryRevocationStore(Duration, BlocklistShares, Clock)}.
+     */
+    public InMemoryRevocationStore(Duration retention, int maxEntries, Clock clock) {
+        this(retention, BlocklistShares.of(maxEntries), clock);
     }
 
     /**
      * @param retention how long an entry can matter: the session lifetime
-     * @param maxEntries live entries kept at most
-     * @param clock the clock sessions are issued and checked by: when the list is full, entries it
+     * @param shares live entries kept at most, and how much of them admins and each tenant may fill
+     * @param clock the clock sessions are issued and checked by: when a limit is reached, entries it
      *     says have expired make room
      */
-    public InMemoryRevocationStore(Duration retention, int maxEntries, Clock clock) {
-        this(retention, maxEntries, Optional.of(clock));
+    public InMemoryRevocationStore(Duration retention, BlocklistShares shares, Clock clock) {
+        this(retention, shares, Optional.of(clock));
     }
 
-    private InMemoryRevocationStore(Duration retention, int maxEntries, Optional<Clock> clock) {
+    private InMemoryRevocationStore(Duration retention, BlocklistShares shares, Optional<Clock> clock) {
         this.retention = retention;
-        this.maxEntries = maxEntries;
+        this.shares = shares;
         this.clock = clock;
     }
 
     @Override
     public void add(Revocation revocation) {
+        add(revocation, false);
+    }
+
+    @Override
+    public void addByAdmin(Revocation revocation) {
+        add(revocation, true);
+    }
+
+    private void add(Revocation revocation, boolean byAdmin) {
         Map<Key, Revocation> target = revocation.target() == RevocationTarget.SID ? bySid : bySub;
         Key key = new Key(revocation.tenant(), revocation.value());
         adding.lock();
         try {
             // revoking what is already revoked again takes no new entry, so it is never refused
-            if (!target.containsKey(key) && bySid.size() + bySub.size() >= maxEntries) {
-                // expired entries make room; the list is scanned only then, since a scan on every add made a journal's
-                // replay of up to maxEntries entries at start quadratic (minutes)
-                clock.ifPresent(c -> prune(c.instant()));
-                if (bySid.size() + bySub.size() >= maxEntries) {
-                    throw new BlocklistFullException(maxEntries, "the session blocklist holds " + maxEntries
-                            + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
-                }
+            if (!target.containsKey(key)) {
+                refuseWithoutRoom(revocation.tenant(), byAdmin);
+                held(revocation.tenant(), 1);
             }
             // the later of two revocations of one target revokes more (sessions issued until then, for longer)
             target.merge(key, revocation, InMemoryRevocationStore::later);
         } finally {
             adding.unlock();
         }
+    }
+
+    /** Throws when a new entry of {@code tenant} would pass a limit; the caller holds {@link #adding}. */
+    private void refuseWithoutRoom(String tenant, boolean byAdmin) {
+        if (withinLimits(tenant, byAdmin)) {
+            return;
+        }
+        // expired entries make room; the list is scanned only then, since a scan on every add made a journal's
+        // replay of up to the capacity at start quadratic (minutes)
+        clock.ifPresent(c -> prune(c.instant()));
+        if (byAdmin && !tenant.isEmpty() && held(tenant) >= shares.perTenant()) {
+            throw new TenantShareFullException(tenant, shares.perTenant(), oldestOf(tenant).plus(retention));
+        }
+        int size = bySid.size() + bySub.size();
+        if (size >= shares.capacity()) {
+            throw new BlocklistFullException(shares.capacity(), "the " + LIST + " holds " + shares.capacity()
+                    + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
+        }
+        if (byAdmin && size >= shares.adminLimit(tenant)) {
+            throw shares.adminRefusal(LIST, tenant, size);
+        }
+    }
+
+    private boolean withinLimits(String tenant, boolean byAdmin) {
+        int size = bySid.size() + bySub.size();
+        if (!byAdmin) {
+            return size < shares.capacity();
+        }
+        return size < shares.adminLimit(tenant) && (tenant.isEmpty() || held(tenant) < shares.perTenant());
+    }
+
+    private int held(String tenant) {
+        return heldByTenant.getOrDefault(tenant, 0);
+    }
+
+    /** Counts {@code change} more entries of {@code tenant}; the caller holds {@link #adding}. */
+    private void held(String tenant, int change) {
+        if (!tenant.isEmpty()) {
+            heldByTenant.merge(tenant, change, (a, b) -> a + b == 0 ? null : a + b);
+        }
+    }
+
+    private Instant oldestOf(String tenant) {
+        return Stream.concat(bySid.values().stream(), bySub.values().stream())
+                .filter(r -> r.tenant().equals(tenant)).map(Revocation::revokedAt).min(Comparator.naturalOrder())
+                .orElseThrow();
     }
 
     @Override
@@ -136,10 +204,23 @@ public final class InMemoryRevocationStore implements RevocationStore {
         return a;
     }
 
+    /** Drops the entries revoked before {@code now} minus the retention, and their tenants' counts with them. */
     private void prune(Instant now) {
         Instant oldest = now.minus(retention);
-        bySid.values().removeIf(r -> r.revokedAt().isBefore(oldest));
-        bySub.values().removeIf(r -> r.revokedAt().isBefore(oldest));
+        adding.lock();
+        try {
+            for (Map<Key, Revocation> entries : List.of(bySid, bySub)) {
+                entries.values().removeIf(r -> {
+                    boolean expired = r.revokedAt().isBefore(oldest);
+                    if (expired) {
+                        held(r.tenant(), -1);
+                    }
+                    return expired;
+                });
+            }
+        } finally {
+            adding.unlock();
+        }
     }
 
     private static Revocation later(Revocation a, Revocation b) {

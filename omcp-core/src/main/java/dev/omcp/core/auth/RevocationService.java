@@ -33,7 +33,9 @@ public final class RevocationService implements SessionRevocations {
         // scoped to the admin's tenant: one bound to a tenant must not void another tenant's or a gateway-wide admin's sessions
         Revocation revocation = new Revocation(
                 target, value.trim(), reason == null ? "" : reason.trim(), clock.instant(), by.id(), by.tenant());
-        store.add(revocation);
+        // within the admins' part of the list and the tenant's share: a tenant filling the list would leave the
+        // others no revocation and nobody a logout
+        store.addByAdmin(revocation);
         return revocation;
     }
 

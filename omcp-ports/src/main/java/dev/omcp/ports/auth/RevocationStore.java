@@ -23,10 +23,28 @@ public interface RevocationStore {
      * second entry nor revokes less than before. Entries of different tenants (the empty one
      * included) are kept apart: a tenant's entry never replaces or hides one without a tenant.
      *
+     * <p>This is how a logout and a journal's replay add: they may fill the list to its capacity.
+     *
      * @throws BlocklistFullException when the entry names a new target and the store holds as many
      *     live entries as it may; no entry in force is dropped
      */
     void add(Revocation revocation);
+
+    /**
+     * Adds an entry an admin asked for ({@code POST /api/auth/revocations}) as {@link #add} does,
+     * within what admins may fill ({@link BlocklistShares}): the last entries are kept for logouts
+     * (and, from admins bound to a tenant, for admins without a tenant), and an admin bound to a
+     * tenant adds only while its tenant ({@link Revocation#tenant}) holds fewer entries than its
+     * share. The checks and the write are one step, so concurrent revocations (on every replica)
+     * never together pass a limit. A target already in the list takes no new entry and is never
+     * refused.
+     *
+     * @throws TenantShareFullException when the entry names a new target and its tenant holds its
+     *     whole share; no entry in force is dropped
+     * @throws BlocklistFullException when the entry names a new target and the list holds as many
+     *     entries as admins may fill; no entry in force is dropped
+     */
+    void addByAdmin(Revocation revocation);
 
     /** The entries still in force at {@code now}, oldest first. */
     List<Revocation> current(Instant now);

@@ -14,6 +14,9 @@ public interface SessionRevocations {
      * tenant voids only that tenant's sessions, one without a tenant voids them whatever their tenant.
      *
      * @throws IllegalArgumentException when {@code value} or {@code reason} is empty or too long
+     * @throws TenantShareFullException when {@code by} is bound to a tenant that holds its whole share
+     *     of the blocklist ({@link RevocationStore#addByAdmin})
+     * @throws BlocklistFullException when the blocklist holds as many entries as admins may fill
      */
     Revocation revoke(RevocationTarget target, String value, String reason, Principal by);
 

@@ -18,6 +18,7 @@ import dev.omcp.ports.auth.SessionCheck;
 import dev.omcp.ports.auth.SessionClaims;
 import dev.omcp.ports.auth.SessionRevocations;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
+import dev.omcp.ports.auth.TenantShareFullException;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
@@ -146,7 +147,8 @@ public final class LoginRoutes {
                         + "sid and sub, or a value is too long (OMCP_BAD_REQUEST)")
                 .response(500, "the revocation is in force but could not be saved to OMCP_AUTH_REVOCATION_FILE, so a restart "
                         + "would forget it (OMCP_REVOCATION_NOT_SAVED); fix the file and send it again")
-                .response(507, "the blocklist is full")
+                .response(507, "the blocklist has no room for the entry: it holds as many as admins may fill (OMCP_BLOCKLIST_FULL), or "
+                        + "the caller's tenant holds its whole share of it (OMCP_BLOCKLIST_TENANT_SHARE_FULL); nothing is revoked")
                 .handle(this::revoke);
     }
 
@@ -365,6 +367,9 @@ public final class LoginRoutes {
         } catch (IllegalArgumentException e) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", e.getMessage());
             return;
+        } catch (TenantShareFullException e) {
+            tenantShareFull(ctx, e, by);
+            return;
         } catch (IllegalStateException e) {
             JsonResponses.error(ctx, 507, "OMCP_BLOCKLIST_FULL", e.getMessage());
             return;
@@ -380,6 +385,24 @@ public final class LoginRoutes {
         LOG.info("event=session-revoked target={} by=\"{}\" tenant=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT),
                 IdentityText.of(by.id()), IdentityText.of(revocation.tenant()));
         JsonResponses.json(ctx, 201, describe(revocation));
+    }
+
+    /**
+     * A tenant's admins hold its whole share of the blocklist: refused like a full list (507), with what
+     * the admin can do. The operator learns which tenant fills the list, since it may be an admin's
+     * account misused to deny the other tenants their revocations.
+     */
+    private static void tenantShareFull(Context ctx, TenantShareFullException e, Principal by) {
+        String tenant = IdentityText.of(e.tenant());
+        LOG.warn("event=revocation-refused reason=tenant-share-full tenant=\"{}\" by=\"{}\" share={} roomAt={}", tenant,
+                IdentityText.of(by.id()), e.share(), e.roomAt());
+        JsonResponses.error(ctx, 507, "OMCP_BLOCKLIST_TENANT_SHARE_FULL", "tenant '" + tenant + "' has used its whole share of the"
+                + " session blocklist, " + e.share() + " live entries, the most one tenant may hold so that other tenants can"
+                + " still revoke and everyone can log out; this revocation was not recorded, so what it names is not revoked."
+                + " Entries leave the list as the sessions they void expire, the oldest of this tenant's at " + e.roomAt()
+                + ". Until then revoke a user's sessions with one {\"sub\": ...} entry rather than each sid, or ask an operator"
+                + " (an admin without a tenant) to revoke it or to raise the share (OMCP_AUTH_REVOCATIONS_PER_TENANT)."
+                + " Revoking again what is already revoked still works");
     }
 
     private static Map<String, Object> describe(Revocation revocation) {

@@ -247,6 +247,18 @@ public final class JsonlRevocationJournal implements RevocationStore {
     @Override
     public void add(Revocation revocation) {
         delegate.add(revocation);
+        append(revocation);
+    }
+
+    /** As {@link #add}, within the admins' part of the delegate's list and the tenant's share; a refused entry is not written. */
+    @Override
+    public void addByAdmin(Revocation revocation) {
+        delegate.addByAdmin(revocation);
+        append(revocation);
+    }
+
+    /** Writes an entry the delegate took; the line has no trace of who added it, so a replay may fill the whole list. */
+    private void append(Revocation revocation) {
         byte[] line = (format(revocation) + "\n").getBytes(StandardCharsets.UTF_8);
         appending.lock();
         try {

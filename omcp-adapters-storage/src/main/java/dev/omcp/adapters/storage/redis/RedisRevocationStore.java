@@ -3,11 +3,13 @@ package dev.omcp.adapters.storage.redis;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.ports.auth.BlocklistFullException;
+import dev.omcp.ports.auth.BlocklistShares;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
+import dev.omcp.ports.auth.TenantShareFullException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,14 +31,18 @@ import org.slf4j.LoggerFactory;
  * all). Per entry a string key ({@code revokedAt}, consulted on every request), plus a hash of the
  * entries and a sorted index by time for the admin list. Adding is one Lua script: it prunes
  * entries older than the retention (by the gateway's clock, with {@link #CLOCK_SKEW_MARGIN} to
- * spare), keeps the later of two revocations of the same target and refuses to grow past
- * {@code maxEntries}, all atomically.
+ * spare), keeps the later of two revocations of the same target and refuses to grow past the
+ * capacity, or an admin's revocation past what admins and its tenant may fill ({@link BlocklistShares}),
+ * all atomically, so replicas revoking at once never together pass a limit.
  *
  * <p>An entry of a tenant has keys of its own ({@code tenant:<hash>:} before the target's), so it
  * never replaces or hides the entry without a tenant of the same target, whose keys are as they were
  * before entries had a tenant. A lookup reads both for a session of a tenant. A replica of an
  * older release does not read a tenant's keys: during a rolling upgrade, a tenant's revocation
- * takes effect on the upgraded replicas only.
+ * takes effect on the upgraded replicas only. Each tenant's entries are also in a sorted set of its
+ * own, which counts its share; a replica of a release without shares neither adds to nor prunes
+ * those sets, so its entries do not count toward a share, and members it left behind are dropped
+ * by their time.
  *
  * <p>That margin covers clocks up to {@link #MAX_CLOCK_OFFSET} from the Redis server's, so each
  * replica measures its clock against the server's (TIME) and refuses while it is further off: at
@@ -72,6 +78,9 @@ public final class RedisRevocationStore implements RevocationStore {
     private static final String GENERATION = RedisKeys.PREFIX + "revocations:generation";
     private static final String VOID_BEFORE = RedisKeys.PREFIX + "revoked:all";
     private static final String ENTRY = RedisKeys.PREFIX + "revoked:";
+    /** Prefix of each tenant's sorted set of its entries (the hash of the tenant follows), which counts its share. */
+    private static final String TENANT_ENTRIES = RedisKeys.PREFIX + "revocations:tenant:";
+    private static final String LIST = "shared session blocklist";
     /**
      * How much longer than the retention an entry stays: an add deletes only entries older than the
      * retention plus this, by the adding replica's clock. A deletion lowers no count, so an entry
@@ -139,10 +148,19 @@ public final class RedisRevocationStore implements RevocationStore {
      * Adds one entry. Its string key has no expiry, like the epoch: a {@code volatile-*} eviction
      * policy (evicting only keys with an expiry) could otherwise drop an entry while the epoch stays,
      * and the revoked session would be accepted again unnoticed. Entries revoked before ARGV[2] are
-     * deleted here instead, so the keys stay bounded by {@code maxEntries}. ARGV[2] comes from the
+     * deleted here instead, so the keys stay bounded by the capacity. ARGV[2] comes from the
      * gateway's clock, never from the new entry's time (ARGV[1]), which may be stamped ahead of it.
-     * ARGV[6] is the prefix of the entries' string keys. Returns 0 when the blocklist is full, else
-     * 1; then the epoch and the generation, which each new entry raises.
+     * ARGV[5] is how many entries the list may hold when this one is new (the capacity for a logout,
+     * less for an admin's revocation), ARGV[6] the prefix of the entries' string keys.
+     *
+     * <p>An entry of a tenant is also in its tenant's sorted set (KEYS[6], ARGV[9] the tenant's hash,
+     * ARGV[8] the sets' prefix), so the share is counted without a scan. ARGV[7] is the tenant's
+     * share when an admin of it adds (0: none applies). The sets are pruned with the index, and by
+     * time as well, since a replica of an older release deletes entries without them.
+     *
+     * <p>Returns 1 when the entry is in, 0 when the list has no room for it, 2 when its tenant holds
+     * its whole share (then also the time of the tenant's oldest entry); then the epoch and the
+     * generation, which each new entry raises.
      */
     private static final String ADD = """
             local at = tonumber(ARGV[1])
@@ -150,10 +168,16 @@ public final class RedisRevocationStore implements RevocationStore {
             local field = ARGV[3]
             local json = ARGV[4]
             local max = tonumber(ARGV[5])
+            local share = tonumber(ARGV[7])
+            local ofTenant = ARGV[9] ~= ''
             local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', oldest)
             for _, old in ipairs(expired) do
               redis.call('HDEL', KEYS[3], old)
               redis.call('DEL', ARGV[6] .. old)
+              local tenant = string.match(old, '^tenant:(%x+):')
+              if tenant then
+                redis.call('ZREM', ARGV[8] .. tenant, old)
+              end
             end
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', oldest)
             local existing = redis.call('ZSCORE', KEYS[2], field)
@@ -161,18 +185,30 @@ public final class RedisRevocationStore implements RevocationStore {
             if existing and tonumber(existing) >= at then
               return {1, epoch, tonumber(redis.call('GET', KEYS[4]) or '0')}
             end
-            if (not existing) and redis.call('ZCARD', KEYS[2]) >= max then
-              return {0, epoch, tonumber(redis.call('GET', KEYS[4]) or '0')}
+            if not existing then
+              if ofTenant then
+                redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', oldest)
+                if share > 0 and redis.call('ZCARD', KEYS[6]) >= share then
+                  local first = redis.call('ZRANGE', KEYS[6], 0, 0, 'WITHSCORES')
+                  return {2, epoch, tonumber(redis.call('GET', KEYS[4]) or '0'), tonumber(first[2])}
+                end
+              end
+              if redis.call('ZCARD', KEYS[2]) >= max then
+                return {0, epoch, tonumber(redis.call('GET', KEYS[4]) or '0'), redis.call('ZCARD', KEYS[2])}
+              end
             end
             redis.call('ZADD', KEYS[2], at, field)
             redis.call('HSET', KEYS[3], field, json)
             redis.call('SET', KEYS[1], tostring(at))
+            if ofTenant then
+              redis.call('ZADD', KEYS[6], at, field)
+            end
             return {1, epoch, redis.call('INCR', KEYS[4])}
             """;
 
     private final RedisConnection redis;
     private final Duration retention;
-    private final int maxEntries;
+    private final BlocklistShares shares;
     private final Clock clock;
     private final ClockAgreement clocks;
     /** The epoch this replica last saw, and the highest generation it saw in it. */
@@ -196,7 +232,7 @@ public final class RedisRevocationStore implements RevocationStore {
 
     /**
      * Checks the gateway's clock against the server's, then reads (or sets) the store's epoch, so
-     * the server must answer.
+     * the server must answer. Each tenant's share is a tenth of {@code maxEntries} ({@link BlocklistShares#of}).
      *
      * @param retention how long an entry can matter: the session lifetime
      * @param maxEntries live entries kept at most
@@ -205,20 +241,41 @@ public final class RedisRevocationStore implements RevocationStore {
      *     more than {@link #MAX_CLOCK_OFFSET} from the server's
      */
     public RedisRevocationStore(RedisConnection redis, Duration retention, int maxEntries, Clock clock) {
-        this(redis, retention, maxEntries, clock, redis::serverTime);
+        this(redis, retention, BlocklistShares.of(maxEntries), clock, redis::serverTime);
     }
 
     /**
-     * As the other constructor, with the clock {@code clock} is compared against in place of the
+     * As {@link #RedisRevocationStore(RedisConnection, Duration, int, Clock)}, with how the list is
+     * shared out between admins, tenants and logouts.
+     *
+     * @param shares live entries kept at most, and how much of them admins and each tenant may fill
+     */
+    public RedisRevocationStore(RedisConnection redis, Duration retention, BlocklistShares shares, Clock clock) {
+        this(redis, retention, shares, clock, redis::serverTime);
+    }
+
+    /**
+     * As the other constructors, with the clock {@code clock} is compared against in place of the
      * Redis server's: a test that moves its clock by hours passes that same clock, or one of its own
      * standing for the server's.
      *
      * @param storeClock the clock every replica is compared against
      */
     public RedisRevocationStore(RedisConnection redis, Duration retention, int maxEntries, Clock clock, InstantSource storeClock) {
+        this(redis, retention, BlocklistShares.of(maxEntries), clock, storeClock);
+    }
+
+    /**
+     * As the other constructors, with both how the list is shared out and the clock {@code clock} is
+     * compared against.
+     *
+     * @param storeClock the clock every replica is compared against
+     */
+    public RedisRevocationStore(RedisConnection redis, Duration retention, BlocklistShares shares, Clock clock,
+            InstantSource storeClock) {
         this.redis = redis;
         this.retention = retention;
-        this.maxEntries = maxEntries;
+        this.shares = shares;
         this.clock = clock;
         this.clocks = new ClockAgreement(clock, storeClock, redis.description());
         // before the first write: a clock far ahead would void the sessions issued until its time on every replica
@@ -232,26 +289,50 @@ public final class RedisRevocationStore implements RevocationStore {
 
     @Override
     public void add(Revocation revocation) {
+        add(revocation, false);
+    }
+
+    @Override
+    public void addByAdmin(Revocation revocation) {
+        add(revocation, true);
+    }
+
+    private void add(Revocation revocation, boolean byAdmin) {
         // measured each time: a clock that jumped since the last read would delete entries still in force
         clocks.check();
-        String field = field(revocation.target(), revocation.value(), revocation.tenant());
-        List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES, GENERATION, EPOCH);
+        String tenant = revocation.tenant();
+        String field = field(revocation.target(), revocation.value(), tenant);
+        String tenantHash = tenant.isEmpty() ? "" : RedisKeys.hashed(tenant);
+        List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES, GENERATION, EPOCH, TENANT_ENTRIES + tenantHash);
         // what has expired is decided by the gateway's clock, with room for the other replicas' clocks
         long deleteBefore = clock.millis() - retention.toMillis() - CLOCK_SKEW_MARGIN.toMillis();
+        int limit = byAdmin ? shares.adminLimit(tenant) : shares.capacity();
+        int share = byAdmin && !tenant.isEmpty() ? shares.perTenant() : 0;
         List<String> args = List.of(
                 Long.toString(revocation.revokedAt().toEpochMilli()),
                 Long.toString(deleteBefore),
                 field,
                 json(revocation),
-                Integer.toString(maxEntries),
-                ENTRY);
+                Integer.toString(limit),
+                ENTRY,
+                Integer.toString(share),
+                TENANT_ENTRIES,
+                tenantHash);
         List<?> added = (List<?>) redis.execute(c -> c.eval(ADD, keys, args));
         if (added.get(1) instanceof String addedEpoch) {
             // the next read compares against this entry too: a store that loses it is caught by the generation
             seen.updateAndGet(s -> s.with(new Seen(addedEpoch, (Long) added.get(2))));
         }
+        if (Long.valueOf(2).equals(added.get(0))) {
+            // the tenant's oldest entry stops counting once the adding script deletes it
+            Instant oldest = Instant.ofEpochMilli((Long) added.get(3));
+            throw new TenantShareFullException(tenant, share, oldest.plus(retention).plus(CLOCK_SKEW_MARGIN));
+        }
         if (Long.valueOf(0).equals(added.get(0))) {
-            throw new BlocklistFullException(maxEntries, "the shared session blocklist holds " + maxEntries
+            if (byAdmin) {
+                throw shares.adminRefusal(LIST, tenant, Math.toIntExact((Long) added.get(3)));
+            }
+            throw new BlocklistFullException(shares.capacity(), "the " + LIST + " holds " + shares.capacity()
                     + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
         }
     }

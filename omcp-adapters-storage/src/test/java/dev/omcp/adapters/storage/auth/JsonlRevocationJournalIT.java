@@ -13,6 +13,7 @@ import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.TenantShareFullException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -43,10 +44,18 @@ class JsonlRevocationJournalIT {
     /** A minimal list-backed store; the journal's job is the file. */
     static class ListStore implements RevocationStore {
         final List<Revocation> entries = new ArrayList<>();
+        /** The entries added as an admin's, within the shares a real store checks. */
+        final List<Revocation> byAdmin = new ArrayList<>();
 
         @Override
         public void add(Revocation revocation) {
             entries.add(revocation);
+        }
+
+        @Override
+        public void addByAdmin(Revocation revocation) {
+            add(revocation);
+            byAdmin.add(revocation);
         }
 
         @Override
@@ -98,6 +107,32 @@ class JsonlRevocationJournalIT {
                 "{\"sid\":\"s1\",\"reason\":\"stolen\",\"revokedAt\":\"2026-03-01T10:00:00Z\",\"revokedBy\":\"root\"}",
                 "{\"sub\":\"alice\",\"reason\":\"left\",\"revokedAt\":\"2026-03-01T10:00:01Z\",\"revokedBy\":\"root\"}");
         assertThat(journal.lookup("s1", "x").sessionRevoked()).isTrue();
+    }
+
+    @Test
+    void anAdminsRevocation_isCheckedAgainstTheStoresShares_aRefusedOneIsNotWritten_andAReplayTakesTheWholeList() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        ListStore store = new ListStore() {
+            @Override
+            public void addByAdmin(Revocation revocation) {
+                if (revocation.value().equals("one-too-many")) {
+                    throw new TenantShareFullException(revocation.tenant(), 1, NOW.plus(RETENTION));
+                }
+                super.addByAdmin(revocation);
+            }
+        };
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
+        journal.addByAdmin(new Revocation(RevocationTarget.SID, "s1", "stolen", NOW, "ann", "acme"));
+        assertThatThrownBy(() -> journal.addByAdmin(new Revocation(RevocationTarget.SID, "one-too-many", "", NOW, "ann", "acme")))
+                .isInstanceOf(TenantShareFullException.class);
+        journal.add(new Revocation(RevocationTarget.SID, "s2", "logout", NOW, "victor", "acme"));
+
+        assertThat(store.byAdmin).extracting(Revocation::value).containsExactly("s1");
+        assertThat(Files.readAllLines(file)).hasSize(2).noneMatch(line -> line.contains("one-too-many"));
+        ListStore restarted = new ListStore();
+        JsonlRevocationJournal.open(file, restarted, AT_NOW, RETENTION);
+        assertThat(restarted.entries).as("a replay drops nothing for a share").extracting(Revocation::value).containsExactly("s1", "s2");
+        assertThat(restarted.byAdmin).isEmpty();
     }
 
     @Test
