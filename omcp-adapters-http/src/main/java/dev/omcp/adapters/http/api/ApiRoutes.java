@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.api;
 
 import dev.omcp.ports.access.Permission;
 import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import java.util.ArrayList;
@@ -350,7 +351,13 @@ public final class ApiRoutes {
             Handler queryChecked = checkingQuery(route, queryParameters, queryRefusal, handler);
             // a caller bound to a tenant learns nothing more of a gateway-wide change than that it may not make it
             Handler checked = gatewayWide.map(change -> change.guarding(route, queryChecked)).orElse(queryChecked);
-            routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, checked));
+            routes.addHttpHandler(method, path, ctx -> {
+                try {
+                    guard.handle(ctx, route, checked);
+                } finally {
+                    dropUnreadBody(ctx);
+                }
+            });
             if (method == HandlerType.GET && route.auditAlways()) {
                 // a GET that acts (the OIDC callback redeems its code and starts a session): a HEAD, which
                 // a link checker or prefetcher may send, must not act too, nor answer 200 for it
@@ -366,6 +373,18 @@ public final class ApiRoutes {
                 routes.addHttpHandler(HandlerType.HEAD, path, ctx -> guard.handle(ctx, route, checked));
             }
             documented.add(route);
+        }
+    }
+
+    /**
+     * Reads and drops what is left of a request's body once its route has answered: one that reads none (a DELETE, a
+     * refusal before the body) or only part of it. Jetty closes a connection whose request content was left unread, and a
+     * client still sending then meets a reset that hides the answer (the JDK's client reports that the header parser
+     * received no bytes). Within {@link RequestBodies#DRAIN_LIMIT}; a larger body is not read and its connection closes.
+     */
+    private static void dropUnreadBody(Context ctx) {
+        if (ctx.req().getContentLengthLong() > 0 || ctx.header("Transfer-Encoding") != null) {
+            RequestBodies.drainOrClose(ctx);
         }
     }
 
