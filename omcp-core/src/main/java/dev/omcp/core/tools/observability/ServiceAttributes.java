@@ -6,6 +6,7 @@ import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -61,6 +62,16 @@ final class ServiceAttributes {
     /** Per service name, per source (sorted), the attributes of each listing that gave any, as the source answered. */
     private final Map<String, TreeMap<String, List<Map<String, String>>>> listed = new HashMap<>();
     private final SortedSet<String> shortened = new TreeSet<>();
+    /**
+     * What one call already worked out, by the text the sources gave: listings repeat their attribute names and many
+     * values (a label, a namespace, a count) service after service, and redacting and cleaning each again was most of
+     * what the attributes cost a call.
+     */
+    private final Map<String, Boolean> namesShown = new HashMap<>();
+    private final Map<String, Shown> valuesShown = new HashMap<>();
+
+    /** A value as an answer shows it, and whether showing it cut it. */
+    private record Shown(JsonValue value, boolean cut) {}
 
     /** Attributes whose values {@code redaction} redacts: the toolkit's {@link Toolkit#failureRedaction()}. */
     ServiceAttributes(UnaryOperator<String> redaction) {
@@ -166,23 +177,30 @@ final class ServiceAttributes {
         JsonObjectBuilder out = Jsonp.object();
         kept.forEach((name, value) -> {
             // an identifier can still be a token (ghp_...): a name redaction would change is left out, not shown changed
-            if (!redaction.apply(name).equals(name)) {
+            if (!namesShown.computeIfAbsent(name, n -> redaction.apply(n).equals(n))) {
                 shortened.add(service);
                 return;
             }
-            // redacted whole before the cut, so the cut never leaves part of a secret redaction would no longer recognise
-            String redacted = redaction.apply(value);
-            String text = BackendText.clean(redacted, MAX_VALUE_CHARS);
-            if (cut(redacted)) {
+            Shown shownValue = valuesShown.computeIfAbsent(value, this::shownValue);
+            if (shownValue.cut()) {
                 shortened.add(service);
             }
-            if (COUNT.matcher(text).matches()) {
-                out.add(name, Long.parseLong(text));
-            } else {
-                out.add(name, text);
-            }
+            out.add(name, shownValue.value());
         });
         return out.build();
+    }
+
+    /**
+     * A value as shown: redacted whole before the cut, so the cut never leaves part of a secret redaction would no longer
+     * recognise, then one clean line; a plain count as a number.
+     */
+    private Shown shownValue(String value) {
+        String redacted = redaction.apply(value);
+        String text = BackendText.clean(redacted, MAX_VALUE_CHARS);
+        // the shared provider: Json.createValue looks the provider up anew on every call
+        JsonValue shownValue = COUNT.matcher(text).matches() ? Jsonp.provider().createValue(Long.parseLong(text))
+                : Jsonp.provider().createValue(text);
+        return new Shown(shownValue, cut(redacted));
     }
 
     /** Listings in the order of their attributes' names, then values: a total order, so distinct maps never tie. */
@@ -206,6 +224,9 @@ final class ServiceAttributes {
 
     /** Whether {@link BackendText#clean} cuts {@code text} at {@value #MAX_VALUE_CHARS} characters. */
     private static boolean cut(String text) {
+        if (text.length() <= MAX_VALUE_CHARS) {
+            return false; // cleaning makes no text longer (a character becomes a space, a URL the shorter <url>)
+        }
         // clean looks at most eight times the bound: a longer text is cut whatever it holds
         return text.length() > MAX_VALUE_CHARS * 8 || BackendText.clean(text, Math.max(1, text.length())).length() > MAX_VALUE_CHARS;
     }
