@@ -84,7 +84,8 @@ final class Environment {
         return integer(variable, min, max, " (milliseconds, written without a unit)");
     }
 
-    private int integer(Variable variable, int min, int max, String unit) {
+    /** An integer from {@code min} to {@code max}; {@code unit} completes the problem's "must be an integer from" (" (tokens)"). */
+    int integer(Variable variable, int min, int max, String unit) {
         String text = string(variable);
         OptionalInt parsed = parseInt(text);
         if (parsed.isEmpty() || parsed.getAsInt() < min || parsed.getAsInt() > max) {

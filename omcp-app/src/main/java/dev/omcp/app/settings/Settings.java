@@ -135,10 +135,27 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      *
      * @param maxSessionsPerCredential {@code OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL}
      * @param maxSessions {@code OMCP_MCP_MAX_SESSIONS}
+     * @param tokenBudget {@code OMCP_TOOL_DAILY_TOKENS} and {@code OMCP_TOKEN_BUDGET_FILE}
      */
-    public record Agent(List<ApiKeyEntry> apiKeys, int maxSessionsPerCredential, int maxSessions) {
+    public record Agent(List<ApiKeyEntry> apiKeys, int maxSessionsPerCredential, int maxSessions, TokenBudget tokenBudget) {
         public Agent {
             apiKeys = List.copyOf(apiKeys);
+            Objects.requireNonNull(tokenBudget, "tokenBudget");
+        }
+    }
+
+    /**
+     * The daily token budget of every API key (spec 7.3, 8).
+     *
+     * @param dailyTokens {@code OMCP_TOOL_DAILY_TOKENS}: the cap, 0 for none
+     * @param file {@code OMCP_TOKEN_BUDGET_FILE}: where the usage is kept; empty keeps it in memory
+     */
+    public record TokenBudget(long dailyTokens, Optional<Path> file) {
+        public TokenBudget {
+            if (dailyTokens < 0) {
+                throw new IllegalArgumentException("dailyTokens must not be negative");
+            }
+            Objects.requireNonNull(file, "file");
         }
     }
 

@@ -144,7 +144,25 @@ public final class SettingsReader {
             environment.problem(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, "(" + perCredential + ") must not exceed OMCP_MCP_MAX_SESSIONS ("
                     + total + "): one credential could never reach it");
         }
-        return new Settings.Agent(keys, Math.min(perCredential, total), total);
+        return new Settings.Agent(keys, Math.min(perCredential, total), total, tokenBudget(environment));
+    }
+
+    /**
+     * {@code OMCP_TOOL_DAILY_TOKENS}: a whole number of tokens, 0 (the default) for no cap. Anything
+     * else is a problem, never read as 0: a typo must not run the gateway uncapped. A file without
+     * a cap would keep nothing and is refused for the same reason: whoever set it meant a budget.
+     */
+    private static Settings.TokenBudget tokenBudget(Environment environment) {
+        int problemsBefore = environment.problems().size();
+        long dailyTokens = environment.integer(Variables.TOOL_DAILY_TOKENS, 0, Integer.MAX_VALUE,
+                " (tokens per API key per 24 h, 0 for no cap)");
+        java.util.Optional<java.nio.file.Path> file = environment.file(Variables.TOKEN_BUDGET_FILE);
+        if (environment.problems().size() == problemsBefore && dailyTokens == 0 && file.isPresent()) {
+            environment.problem(Variables.TOKEN_BUDGET_FILE, "is set but OMCP_TOOL_DAILY_TOKENS is " + (environment.raw(
+                    Variables.TOOL_DAILY_TOKENS).isPresent() ? "0 (uncapped)" : "not") + ", and it applies only with a budget; set "
+                    + "OMCP_TOOL_DAILY_TOKENS to the daily tokens of each API key or unset OMCP_TOKEN_BUDGET_FILE");
+        }
+        return new Settings.TokenBudget(dailyTokens, file);
     }
 
     private static Settings.Tools tools(Environment environment) {

@@ -22,6 +22,11 @@ public final class Variables {
             "1000", "MCP sessions one credential (an API key, or everyone in anonymous mode) may hold open at once.", false);
     public static final Variable MCP_MAX_SESSIONS = new Variable("OMCP_MCP_MAX_SESSIONS", List.of(), "10000",
             "MCP sessions the gateway holds open at once, over all credentials.", false);
+    public static final Variable TOOL_DAILY_TOKENS = new Variable("OMCP_TOOL_DAILY_TOKENS", List.of(), "0",
+            "Daily token budget of every API key over query_logs, query_metrics and get_service_health answers (rolling 24 h);"
+                    + " 0 means uncapped.", false);
+    public static final Variable TOKEN_BUDGET_FILE = new Variable("OMCP_TOKEN_BUDGET_FILE", List.of(), "",
+            "JSON file (mode 0600) that keeps the token budget's usage across restarts; unset keeps it in memory.", false);
     public static final Variable TOOL_SOURCE_TIMEOUT = new Variable("OMCP_TOOL_SOURCE_TIMEOUT", List.of(), "10",
             "Seconds one source may take to answer a tool call before it is reported as failed (partial result).", false);
     public static final Variable TOOL_DEADLINE = new Variable("OMCP_TOOL_DEADLINE", List.of(), "20",
@@ -257,7 +262,8 @@ public final class Variables {
 
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = concat(List.of(
-            HOST, PORT, API_KEYS, MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
+            HOST, PORT, API_KEYS, MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_DAILY_TOKENS, TOKEN_BUDGET_FILE,
+            ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
             AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,
             AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,

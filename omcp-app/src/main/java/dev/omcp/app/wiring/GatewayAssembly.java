@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.connectors.ConnectorRoutes;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.adapters.http.audit.AuditRoutes;
+import dev.omcp.adapters.storage.budget.JsonTokenUsageFile;
 import dev.omcp.adapters.storage.config.YamlSourceStore;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.analysis.health.HealthThresholds;
@@ -15,6 +16,7 @@ import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.budget.TokenUsageStore;
 import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
@@ -23,16 +25,20 @@ import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.testkit.conformance.ConformanceFixture;
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: turns {@link Settings} into a running gateway. Everything is built here
  * with constructors and {@link Gateway#builder()}; nothing else wires components.
  */
 public final class GatewayAssembly implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayAssembly.class);
     private final Gateway gateway;
     private final GatewayHttpServer server;
     private final AuditChain audit;
@@ -137,6 +143,9 @@ public final class GatewayAssembly implements AutoCloseable {
         SourcesAssembly sources = opened.add(SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(),
                 started.sourceStore()));
         ToolsAssembly tools = opened.add(ToolsAssembly.start(settings, sources.registry(), clock, version, started.thresholds()));
+        Settings.TokenBudget budget = settings.agent().tokenBudget();
+        // closed after the HTTP server (opened later, closed first): the last charges are in its final write
+        TokenUsageStore usageStore = tokenUsageStore(budget, opened);
         Gateway.Builder builder = Gateway.builder()
                 .title("OMCP observability gateway")
                 .version(version)
@@ -148,6 +157,8 @@ public final class GatewayAssembly implements AutoCloseable {
                 .sessionLimits(settings.agent().maxSessionsPerCredential(), settings.agent().maxSessions())
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
+                .tokenBudget(budget.dailyTokens())
+                .tokenUsageStore(usageStore)
                 .verifiedBy(ConformanceVerification.MCP_CONFORMANCE_SUITE)
                 // spec 2.10: true values for what is configured, read on every request so they stay true
                 // (no MCP rate limit exists yet, so toolRatePerMin reports it as disabled)
@@ -195,6 +206,30 @@ public final class GatewayAssembly implements AutoCloseable {
             throw listenRefusal(server.host(), server.port(), e).<RuntimeException>map(refusal -> refusal).orElse(e);
         }
         return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, opened);
+    }
+
+    /**
+     * Where the token budget's usage is kept: {@code OMCP_TOKEN_BUDGET_FILE}, read now, or memory.
+     *
+     * @throws StartRefusedException when the file cannot be read or is not a usage file: starting
+     *     empty would give every credential a fresh daily budget
+     */
+    private static TokenUsageStore tokenUsageStore(Settings.TokenBudget budget, OpenedParts opened) {
+        if (budget.dailyTokens() == 0) {
+            return TokenUsageStore.memoryOnly();
+        }
+        if (budget.file().isEmpty()) {
+            LOG.info("event=token-budget daily-tokens={} persisted=false note=\"usage is kept in memory: a restart gives every API key"
+                    + " a fresh budget; set OMCP_TOKEN_BUDGET_FILE to keep it\"", budget.dailyTokens());
+            return TokenUsageStore.memoryOnly();
+        }
+        try {
+            JsonTokenUsageFile file = opened.add(JsonTokenUsageFile.open(budget.file().get()));
+            LOG.info("event=token-budget daily-tokens={} persisted=true", budget.dailyTokens());
+            return file;
+        } catch (IOException e) {
+            throw new StartRefusedException(e.getMessage());
+        }
     }
 
     /**
@@ -298,7 +333,8 @@ public final class GatewayAssembly implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown: not ready, finish in-flight requests, stop; flush the anomaly scores; then the audit sinks and file.
+     * Graceful shutdown: not ready, finish in-flight requests, stop; write the token budget's usage a last time; flush the
+     * anomaly scores; then the audit sinks and file.
      * Each part is closed even when one before it failed to (the first failure is thrown afterwards).
      */
     @Override

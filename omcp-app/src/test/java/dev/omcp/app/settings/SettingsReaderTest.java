@@ -116,7 +116,7 @@ class SettingsReaderTest {
     void everyFileVariable_namingADirectory_isReportedAtOnce(@TempDir Path dir) throws Exception {
         List<String> fileVariables = List.of("OMCP_MGMT_AUDIT_FILE", "OMCP_AUDIT_WEBHOOK_DEADLETTER", "OMCP_SERVICE_CATALOG_FILE",
                 "OMCP_IP_ENRICH_FILE", "OMCP_POSTMORTEM_TEMPLATE", "OMCP_USERS_FILE", "OMCP_AUTH_REVOCATION_FILE", "OMCP_RBAC_POLICY_FILE",
-                "CONFIG_PATH", "PLUGIN_TRUST_ROOT", "OMCP_POSTMORTEMS_FILE");
+                "CONFIG_PATH", "PLUGIN_TRUST_ROOT", "OMCP_POSTMORTEMS_FILE", "OMCP_TOKEN_BUDGET_FILE");
         Map<String, String> env = new HashMap<>();
         fileVariables.forEach(name -> env.put(name, dir.toString()));
         env.put("OMCP_AUDIT_WEBHOOK_URL", "https://93.184.215.14/audit");

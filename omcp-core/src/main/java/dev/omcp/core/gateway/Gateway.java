@@ -2,6 +2,8 @@ package dev.omcp.core.gateway;
 
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.auth.ApiKeyAuthentication;
+import dev.omcp.core.quota.TokenBudgetInterceptor;
+import dev.omcp.core.quota.TokenLedger;
 import dev.omcp.core.hooks.HookInterceptor;
 import dev.omcp.core.hooks.HookMode;
 import dev.omcp.core.hooks.HookPipeline;
@@ -26,6 +28,9 @@ import dev.omcp.core.schema.JsonSchemaValidator;
 import dev.omcp.core.tools.ToolRegistry;
 import dev.omcp.core.tools.ToolVisibility;
 import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.budget.ReadTokenUsage;
+import dev.omcp.ports.budget.TokenUsageSnapshot;
+import dev.omcp.ports.budget.TokenUsageStore;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.info.Governance;
@@ -47,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -70,9 +76,11 @@ public final class Gateway {
     private final ToolRegistry tools;
     private final AccessPolicy accessPolicy;
     private final InvokeTool invokeTool;
+    private final ReadTokenUsage tokenUsage;
 
     private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools,
-            AccessPolicy accessPolicy, InvokeTool invokeTool) {
+            AccessPolicy accessPolicy, InvokeTool invokeTool, ReadTokenUsage tokenUsage) {
+        this.tokenUsage = tokenUsage;
         this.accessPolicy = accessPolicy;
         this.invokeTool = invokeTool;
         this.dispatcher = dispatcher;
@@ -113,6 +121,14 @@ public final class Gateway {
         return invokeTool;
     }
 
+    /**
+     * Each credential's use of its daily token budget (spec 2.9), for {@code GET /api/usage}; with
+     * the budget off, a snapshot without limit and without credentials.
+     */
+    public ReadTokenUsage tokenUsage() {
+        return tokenUsage;
+    }
+
     /** The live tool registry; registering a tool notifies connected clients. */
     public ToolRegistry tools() {
         return tools;
@@ -146,6 +162,8 @@ public final class Gateway {
         private Optional<HookMode> hookModeOverride = Optional.empty();
         private Duration hookTimeout = HookPipeline.DEFAULT_TIMEOUT;
         private AccessPolicy accessPolicy = RolePolicy.builtin();
+        private long dailyTokens;
+        private TokenUsageStore tokenUsageStore = TokenUsageStore.memoryOnly();
 
         private Builder() {}
 
@@ -294,8 +312,8 @@ public final class Gateway {
         /**
          * Runs the plugin hooks of {@code registry} around {@code tools/call}, {@code resources/read}
          * and {@code prompts/get} (spec 6.1). The hook interceptor runs innermost, after every
-         * interceptor added with {@link #interceptor}, so refused or rate-limited calls never reach a
-         * hook. The registry may change while the gateway runs.
+         * interceptor added with {@link #interceptor} and after the {@linkplain #tokenBudget token budget},
+         * so refused or rate-limited calls never reach a hook. The registry may change while the gateway runs.
          */
         public Builder hooks(HookRegistry registry) {
             this.hookRegistry = Objects.requireNonNull(registry, "registry");
@@ -326,6 +344,35 @@ public final class Gateway {
         /** The management-plane access policy; default the builtin roles (spec 5.5). */
         public Builder accessPolicy(AccessPolicy policy) {
             this.accessPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * The daily token budget of every named credential (spec 7.3, 8; {@code OMCP_TOOL_DAILY_TOKENS}):
+         * the answers of {@code query_logs}, {@code query_metrics} and {@code get_service_health} to
+         * API-key callers are charged over a rolling 24 h window, and an answer that does not fit is
+         * replaced by the refusal of spec 7.3. Anonymous callers are never charged. Default 0: uncapped,
+         * and then nothing is counted. The budget runs after every interceptor added with
+         * {@link #interceptor} and before the hooks, so it charges the answer as the hooks left it.
+         *
+         * @throws IllegalArgumentException when negative
+         */
+        public Builder tokenBudget(long dailyTokens) {
+            if (dailyTokens < 0) {
+                throw new IllegalArgumentException("the daily token budget is a number of tokens, 0 for none, got " + dailyTokens);
+            }
+            this.dailyTokens = dailyTokens;
+            return this;
+        }
+
+        /**
+         * Where the token ledger is kept across restarts; default nowhere (memory only, every start
+         * begins empty). {@link #build()} loads it and then marks it changed after every charge; it
+         * is the caller's to close, after the transports stopped, so its last changes are written.
+         * Unused while the budget is off.
+         */
+        public Builder tokenUsageStore(TokenUsageStore store) {
+            this.tokenUsageStore = Objects.requireNonNull(store, "store");
             return this;
         }
 
@@ -370,6 +417,14 @@ public final class Gateway {
             McpDispatcher[] self = new McpDispatcher[1];
             methods.put("notifications/cancelled", call -> self[0].cancel(call));
             List<McpInterceptor> chain = new ArrayList<>(interceptors);
+            ReadTokenUsage tokenUsage = () -> new TokenUsageSnapshot(OptionalLong.empty(), TokenLedger.WINDOW_MS, List.of());
+            if (dailyTokens > 0) {
+                TokenLedger ledger = tokenLedger();
+                tokenUsage = ledger;
+                ToolVisibility visibility = toolVisibility;
+                chain.add(new TokenBudgetInterceptor(ledger,
+                        (principal, tool) -> registry.find(tool).isPresent() && visibility.isVisible(principal, tool)));
+            }
             if (hookRegistry != null) {
                 chain.add(new HookInterceptor(new HookPipeline(hookRegistry, hookModeOverride, hookTimeout, clock)));
             }
@@ -383,7 +438,15 @@ public final class Gateway {
             GatewayDescription description = new GatewayDescriptionService(
                     name, version, governance, transports, dispatcher.methodNames(), accessPolicy, verifiedBy);
             InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, toolVisibility);
-            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy, inProcess);
+            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy, inProcess, tokenUsage);
+        }
+
+        /** The ledger of the token budget, with what the store kept, tracked by the store from now on. */
+        private TokenLedger tokenLedger() {
+            TokenUsageStore store = tokenUsageStore;
+            TokenLedger ledger = new TokenLedger(dailyTokens, clock, store.load(TokenLedger.keepFrom(clock.millis())), store::changed);
+            store.track(ledger::saved);
+            return ledger;
         }
 
         private static void requireUniqueNames(String kind, List<String> names) {
