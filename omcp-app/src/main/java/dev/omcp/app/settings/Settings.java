@@ -2,6 +2,7 @@ package dev.omcp.app.settings;
 
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.embeddedipv4.Nat64Prefixes;
+import dev.omcp.ports.ratelimit.RateLimit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -135,11 +136,14 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      *
      * @param maxSessionsPerCredential {@code OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL}
      * @param maxSessions {@code OMCP_MCP_MAX_SESSIONS}
+     * @param toolRate {@code OMCP_TOOL_RATE_PER_MIN}
      * @param tokenBudget {@code OMCP_TOOL_DAILY_TOKENS} and {@code OMCP_TOKEN_BUDGET_FILE}
      */
-    public record Agent(List<ApiKeyEntry> apiKeys, int maxSessionsPerCredential, int maxSessions, TokenBudget tokenBudget) {
+    public record Agent(
+            List<ApiKeyEntry> apiKeys, int maxSessionsPerCredential, int maxSessions, ToolRate toolRate, TokenBudget tokenBudget) {
         public Agent {
             apiKeys = List.copyOf(apiKeys);
+            Objects.requireNonNull(toolRate, "toolRate");
             Objects.requireNonNull(tokenBudget, "tokenBudget");
         }
     }
@@ -156,6 +160,20 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
                 throw new IllegalArgumentException("dailyTokens must not be negative");
             }
             Objects.requireNonNull(file, "file");
+        }
+    }
+
+    /**
+     * {@code OMCP_TOOL_RATE_PER_MIN} as read (spec 8, "MCP rate"): a value that cannot be used falls
+     * back to the default rather than stopping the start, and the launcher warns about it.
+     *
+     * @param limit the default request rate of every API key
+     * @param fallback why the value set was not used, naming it; empty when it was used or nothing was set
+     */
+    public record ToolRate(RateLimit limit, Optional<String> fallback) {
+        public ToolRate {
+            Objects.requireNonNull(limit, "limit");
+            Objects.requireNonNull(fallback, "fallback");
         }
     }
 

@@ -144,7 +144,8 @@ public final class SettingsReader {
             environment.problem(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, "(" + perCredential + ") must not exceed OMCP_MCP_MAX_SESSIONS ("
                     + total + "): one credential could never reach it");
         }
-        return new Settings.Agent(keys, Math.min(perCredential, total), total, tokenBudget(environment));
+        return new Settings.Agent(keys, Math.min(perCredential, total), total, ToolRateReader.read(environment),
+                tokenBudget(environment));
     }
 
     /**

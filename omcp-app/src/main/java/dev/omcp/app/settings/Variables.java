@@ -27,6 +27,9 @@ public final class Variables {
                     + " 0 means uncapped.", false);
     public static final Variable TOKEN_BUDGET_FILE = new Variable("OMCP_TOKEN_BUDGET_FILE", List.of(), "",
             "JSON file (mode 0600) that keeps the token budget's usage across restarts; unset keeps it in memory.", false);
+    public static final Variable TOOL_RATE_PER_MIN = new Variable("OMCP_TOOL_RATE_PER_MIN", List.of(), "60",
+            "Requests one API key may send to /mcp and /mcp/ws within any 60 s; off, none, unlimited, disabled or false: no limit.",
+            false);
     public static final Variable TOOL_SOURCE_TIMEOUT = new Variable("OMCP_TOOL_SOURCE_TIMEOUT", List.of(), "10",
             "Seconds one source may take to answer a tool call before it is reported as failed (partial result).", false);
     public static final Variable TOOL_DEADLINE = new Variable("OMCP_TOOL_DEADLINE", List.of(), "20",
@@ -262,7 +265,8 @@ public final class Variables {
 
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = concat(List.of(
-            HOST, PORT, API_KEYS, MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_DAILY_TOKENS, TOKEN_BUDGET_FILE,
+            HOST, PORT, API_KEYS, MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_RATE_PER_MIN, TOOL_DAILY_TOKENS,
+            TOKEN_BUDGET_FILE,
             ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
             AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,

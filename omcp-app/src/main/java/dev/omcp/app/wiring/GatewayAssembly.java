@@ -4,9 +4,12 @@ import dev.omcp.adapters.http.connectors.ConnectorRoutes;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.adapters.http.audit.AuditRoutes;
+import dev.omcp.adapters.http.usage.UsageRoutes;
 import dev.omcp.adapters.storage.budget.JsonTokenUsageFile;
 import dev.omcp.adapters.storage.config.YamlSourceStore;
 import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.Variables;
+import dev.omcp.sdk.text.LogField;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
@@ -21,6 +24,7 @@ import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
+import dev.omcp.ports.ratelimit.RateLimit;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
@@ -29,6 +33,7 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,6 +143,7 @@ public final class GatewayAssembly implements AutoCloseable {
             }
         };
         SecureRandom random = new SecureRandom();
+        RateLimit toolRate = toolRate(settings.agent().toolRate());
         ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail);
         opened.add(() -> ManagementAccessAssembly.closeAll(access.closeables()));
         SourcesAssembly sources = opened.add(SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(),
@@ -155,15 +161,16 @@ public final class GatewayAssembly implements AutoCloseable {
                 .accessPolicy(access.policy())
                 .apiKeys(apiKeys(settings))
                 .sessionLimits(settings.agent().maxSessionsPerCredential(), settings.agent().maxSessions())
+                .requestRate(toolRate, requestRateOverrides(settings))
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
                 .tokenBudget(budget.dailyTokens())
                 .tokenUsageStore(usageStore)
                 .verifiedBy(ConformanceVerification.MCP_CONFORMANCE_SUITE)
-                // spec 2.10: true values for what is configured, read on every request so they stay true
-                // (no MCP rate limit exists yet, so toolRatePerMin reports it as disabled)
+                // spec 2.10: true values for what is configured, read on every request so they stay true;
+                // toolRatePerMin is the default limit, null when OMCP_TOOL_RATE_PER_MIN disabled it
                 .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(), tools.catalogConfigured(),
-                        tools.redaction(), access.trustProxy(), null, tools.anomalyHistoryActive(),
+                        tools.redaction(), access.trustProxy(), orNull(toolRate), tools.anomalyHistoryActive(),
                         sources.registry().countServing(TracesCapability.class)));
         tools.register(builder);
         if (options.conformanceFixture()) {
@@ -184,8 +191,10 @@ public final class GatewayAssembly implements AutoCloseable {
                 .webSocketsPerCredential(settings.agent().maxSessionsPerCredential())
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
+                .requestRate(gateway.requestRate())
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
+                .module(new UsageRoutes(gateway.requestRate(), gateway.tokenUsage()))
                 .audit(audit)
                 .module(sources.routes())
                 .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
@@ -308,6 +317,25 @@ public final class GatewayAssembly implements AutoCloseable {
     /** The connector types sources are served with: builtins, then verified and pinned plugins. */
     public ConnectorCatalog connectorCatalog() {
         return plugins.connectorCatalog();
+    }
+
+    /** The default request rate of {@code OMCP_TOOL_RATE_PER_MIN}; a value it could not use is warned about, never fatal (spec 8). */
+    private static RateLimit toolRate(Settings.ToolRate setting) {
+        setting.fallback().ifPresent(reason -> LOG.warn("event=setting-fallback name={} reason=\"{}\"",
+                Variables.TOOL_RATE_PER_MIN.name(), LogField.of(reason)));
+        return setting.limit();
+    }
+
+    /**
+     * The request rates of single API keys, by key name, over the default ({@code OMCP_KEY_RATE_PER_MIN}, spec 8
+     * "Per-credential override"): none are read yet, so every key has the default.
+     */
+    private static Map<String, RateLimit> requestRateOverrides(Settings settings) {
+        return Map.of();
+    }
+
+    private static Integer orNull(RateLimit limit) {
+        return limit.requestsPerMinute().isPresent() ? limit.requestsPerMinute().getAsInt() : null;
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {

@@ -89,6 +89,17 @@ class TokenBudgetIT {
                 long characters = answer.getJsonArray("content").getJsonObject(0).getString("text").length();
                 charged = Math.ceilDiv(characters * 21, 80);
                 assertThat(usage(first)).containsExactly(new CredentialTokenUsage("key:ci", charged, 1_000_000, 86_400_000L));
+                // spec 2.9: GET /api/usage shows the charge beside the request count (anonymous management mode: open)
+                HttpResponse<String> usage = Http.send(HttpRequest.newBuilder(URI.create(first.baseUrl() + "/api/usage?actor=ci"))
+                        .timeout(Duration.ofSeconds(30)).GET().build());
+                assertThat(usage.statusCode()).as(usage.body()).isEqualTo(200);
+                JsonObject usageBody = McpHttpClient.parse(usage.body());
+                assertThat(usageBody.getJsonArray("identities")).hasSize(1);
+                JsonObject ci = usageBody.getJsonArray("identities").getJsonObject(0);
+                assertThat(ci.getString("actor")).isEqualTo("key:ci");
+                assertThat(ci.getJsonObject("tokens").toString())
+                        .isEqualTo("{\"used\":" + charged + ",\"limit\":1000000,\"windowMs\":86400000}");
+                assertThat(usageBody.getJsonObject("tokens").toString()).isEqualTo("{\"defaultLimit\":1000000,\"windowMs\":86400000}");
             }
             assertThat(Files.readString(dir.resolve("budget.json"))).as("written at shutdown").contains("\"key:ci\"");
 

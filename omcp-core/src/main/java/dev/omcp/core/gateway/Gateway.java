@@ -24,6 +24,7 @@ import dev.omcp.core.mcp.session.InMemoryMcpSessionStore;
 import dev.omcp.core.mcp.session.McpSessions;
 import dev.omcp.core.mcp.session.SessionStreams;
 import dev.omcp.core.policy.RolePolicy;
+import dev.omcp.core.quota.CredentialRateLimiter;
 import dev.omcp.core.schema.JsonSchemaValidator;
 import dev.omcp.core.tools.ToolRegistry;
 import dev.omcp.core.tools.ToolVisibility;
@@ -38,6 +39,8 @@ import dev.omcp.ports.info.VerifiedSuite;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpSessionStore;
 import dev.omcp.ports.prompts.Prompt;
+import dev.omcp.ports.ratelimit.RateLimit;
+import dev.omcp.ports.ratelimit.RequestRateLimit;
 import dev.omcp.ports.resources.ResourceProvider;
 import dev.omcp.ports.tools.InvokeTool;
 import dev.omcp.ports.tools.Tool;
@@ -77,10 +80,12 @@ public final class Gateway {
     private final AccessPolicy accessPolicy;
     private final InvokeTool invokeTool;
     private final ReadTokenUsage tokenUsage;
+    private final RequestRateLimit requestRate;
 
     private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools,
-            AccessPolicy accessPolicy, InvokeTool invokeTool, ReadTokenUsage tokenUsage) {
+            AccessPolicy accessPolicy, InvokeTool invokeTool, ReadTokenUsage tokenUsage, RequestRateLimit requestRate) {
         this.tokenUsage = tokenUsage;
+        this.requestRate = requestRate;
         this.accessPolicy = accessPolicy;
         this.invokeTool = invokeTool;
         this.dispatcher = dispatcher;
@@ -129,6 +134,16 @@ public final class Gateway {
         return tokenUsage;
     }
 
+    /**
+     * The per-credential request rate limit of the agent transport (spec 7.2, 8), as {@link
+     * Builder#requestRate} configured it for the {@link Builder#apiKeys API keys}. It limits only
+     * where a transport asks it: hand it to {@code GatewayHttpServer.Builder.requestRate}, and to
+     * {@code UsageRoutes} for {@code GET /api/usage}.
+     */
+    public RequestRateLimit requestRate() {
+        return requestRate;
+    }
+
     /** The live tool registry; registering a tool notifies connected clients. */
     public ToolRegistry tools() {
         return tools;
@@ -148,6 +163,8 @@ public final class Gateway {
         private int maxSessionsPerCredential = McpSessions.DEFAULT_MAX_PER_CREDENTIAL;
         private int maxSessions = McpSessions.DEFAULT_MAX_TOTAL;
         private final List<ApiKey> apiKeys = new ArrayList<>();
+        private RateLimit defaultRequestRate = RateLimit.standard();
+        private Map<String, RateLimit> requestRateOverrides = Map.of();
         private final List<Tool> toolList = new ArrayList<>();
         private final List<ResourceProvider> resourceProviders = new ArrayList<>();
         private final List<Prompt> prompts = new ArrayList<>();
@@ -243,6 +260,27 @@ public final class Gateway {
         /** Bearer keys of the agent transport; none means anonymous access (spec 5.4). */
         public Builder apiKeys(List<ApiKey> keys) {
             Objects.requireNonNull(keys, "keys").forEach(key -> this.apiKeys.add(Objects.requireNonNull(key, "an API key is null")));
+            return this;
+        }
+
+        /**
+         * The request rate limit of each {@link #apiKeys API key} on the agent transport (spec 8,
+         * "MCP rate"): {@code defaultLimit} requests within any 60 s for a key without an override,
+         * and {@code perKey} (key name to limit) for the others. {@link RateLimit#disabled()} admits
+         * every request of a key (its requests are still counted for the usage snapshot). Default:
+         * {@link RateLimit#standard() 60 a minute} for every key. Anonymous callers are never
+         * limited. See {@link Gateway#requestRate()} for where it is enforced.
+         *
+         * <p>{@link #build()} refuses an override whose key name is not among the API keys: it would
+         * never apply, and the key meant would get the default without a word.
+         */
+        public Builder requestRate(RateLimit defaultLimit, Map<String, RateLimit> perKey) {
+            this.defaultRequestRate = Objects.requireNonNull(defaultLimit, "defaultLimit");
+            Objects.requireNonNull(perKey, "perKey").forEach((name, limit) -> {
+                Objects.requireNonNull(name, "a key name of perKey is null");
+                Objects.requireNonNull(limit, () -> "the rate limit of key '" + name + "' is null");
+            });
+            this.requestRateOverrides = Map.copyOf(perKey);
             return this;
         }
 
@@ -380,7 +418,8 @@ public final class Gateway {
          * Assembles the gateway.
          *
          * @throws IllegalArgumentException when two tools or two prompts share a name (the later one
-         *     would hide the earlier from every client), or when two API keys share a name or a token
+         *     would hide the earlier from every client), when two API keys share a name or a token, or
+         *     when a {@link #requestRate rate limit override} names no API key
          */
         public Gateway build() {
             requireUniqueNames("tool", toolList.stream().map(t -> t.definition().name()).toList());
@@ -438,7 +477,11 @@ public final class Gateway {
             GatewayDescription description = new GatewayDescriptionService(
                     name, version, governance, transports, dispatcher.methodNames(), accessPolicy, verifiedBy);
             InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, toolVisibility);
-            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy, inProcess, tokenUsage);
+            ApiKeyAuthentication authentication = new ApiKeyAuthentication(apiKeys);
+            CredentialRateLimiter requestRate = new CredentialRateLimiter(
+                    apiKeys.stream().map(key -> new CredentialRateLimiter.Credential(key.name(), key.tenant())).toList(),
+                    defaultRequestRate, requestRateOverrides, clock);
+            return new Gateway(dispatcher, authentication, description, registry, accessPolicy, inProcess, tokenUsage, requestRate);
         }
 
         /** The ledger of the token budget, with what the store kept, tracked by the store from now on. */

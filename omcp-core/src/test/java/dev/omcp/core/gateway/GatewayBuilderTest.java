@@ -8,6 +8,9 @@ import dev.omcp.core.testing.McpTestClient;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptDefinition;
+import dev.omcp.ports.ratelimit.RateDecision;
+import dev.omcp.ports.ratelimit.RateLimit;
+import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.tools.Tool;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
@@ -91,6 +94,36 @@ class GatewayBuilderTest {
                 .isInstanceOf(NullPointerException.class).hasMessage("an API key is null");
         assertThatThrownBy(() -> Gateway.builder().transports(null)).isInstanceOf(NullPointerException.class).hasMessage("transports");
         assertThatThrownBy(() -> Gateway.builder().tool(null)).isInstanceOf(NullPointerException.class).hasMessage("tool");
+    }
+
+    @Test
+    void theRequestRate_limitsEachApiKey_sixtyAMinuteByDefault_andPerKeyOverridesReplaceIt() {
+        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-03-01T10:00:00Z"));
+        Gateway gateway = Gateway.builder().clock(clock)
+                .apiKeys(List.of(ApiKey.of("ci", "0123456789abcdef", ""), ApiKey.of("bot", "fedcba9876543210", ""),
+                        ApiKey.of("batch", "0123456789abcdeg", "")))
+                .requestRate(RateLimit.standard(), Map.of("bot", RateLimit.of(2), "batch", RateLimit.disabled()))
+                .build();
+        // spec 8: 60 requests per minute per named credential unless overridden
+        for (int i = 0; i < 60; i++) {
+            assertThat(gateway.requestRate().admit(Principal.apiKey("ci", ""))).isInstanceOf(RateDecision.Admitted.class);
+        }
+        assertThat(gateway.requestRate().admit(Principal.apiKey("ci", ""))).isInstanceOf(RateDecision.Limited.class);
+        assertThat(gateway.requestRate().admit(Principal.apiKey("bot", ""))).isEqualTo(new RateDecision.Admitted(2, 1, 60_000));
+        assertThat(gateway.requestRate().admit(Principal.apiKey("batch", ""))).isInstanceOf(RateDecision.Unlimited.class);
+        assertThat(gateway.requestRate().admit(Principal.anonymous())).isInstanceOf(RateDecision.Unlimited.class);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(gateway.requestRate().admit(Principal.apiKey("ci", ""))).as("the window read the gateway's clock")
+                .isInstanceOf(RateDecision.Admitted.class);
+    }
+
+    @Test
+    void aRequestRateOverrideOfAKeyThatIsNotConfigured_isRefusedAtBuild() {
+        Gateway.Builder builder = Gateway.builder().apiKeys(List.of(ApiKey.of("ci", "0123456789abcdef", "")))
+                .requestRate(RateLimit.standard(), Map.of("cl", RateLimit.of(5)));
+
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not configured: [cl]");
     }
 
     @Test

@@ -16,6 +16,8 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.ratelimit.RateDecision;
+import dev.omcp.ports.ratelimit.RequestRateLimit;
 import io.javalin.http.Context;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -64,6 +66,8 @@ public final class StreamableHttpTransport {
     private final GatewayMetrics metrics;
     private final int maxBodyBytes;
     private final BodyDeadlines bodyDeadlines;
+    /** Counts every authenticated request against its credential's rate (spec 7.2, 8). */
+    private final RequestRateLimit requestRate;
     /**
      * The open {@code GET} stream of each session: at most one. MCP 2025-11-25 has the server send
      * each message on only one stream, and one per session bounds what a client can hold open.
@@ -73,17 +77,33 @@ public final class StreamableHttpTransport {
     private final PostStreamReplay replay;
     private volatile boolean closing;
 
+    /** A transport that limits no credential's request rate. */
     public StreamableHttpTransport(
             McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
             BodyDeadlines bodyDeadlines) {
-        this(endpoint, authentication, metrics, maxBodyBytes, bodyDeadlines,
-                new PostStreamReplay(Clock.systemUTC(), PostStreamReplay.DEFAULT_MAX_CHARS, PostStreamReplay.DEFAULT_RETENTION));
+        this(endpoint, authentication, metrics, maxBodyBytes, bodyDeadlines, RequestRateLimit.none());
     }
 
-    /** As above, with the store of answers kept for resumption (tests use a small one). */
+    /** A transport that counts every authenticated request against {@code requestRate} (spec 7.2, 8). */
+    public StreamableHttpTransport(
+            McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
+            BodyDeadlines bodyDeadlines, RequestRateLimit requestRate) {
+        this(endpoint, authentication, metrics, maxBodyBytes, bodyDeadlines,
+                new PostStreamReplay(Clock.systemUTC(), PostStreamReplay.DEFAULT_MAX_CHARS, PostStreamReplay.DEFAULT_RETENTION),
+                requestRate);
+    }
+
+    /** As above, with the store of answers kept for resumption (tests use a small one), limiting no rate. */
     StreamableHttpTransport(
             McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
             BodyDeadlines bodyDeadlines, PostStreamReplay replay) {
+        this(endpoint, authentication, metrics, maxBodyBytes, bodyDeadlines, replay, RequestRateLimit.none());
+    }
+
+    private StreamableHttpTransport(
+            McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
+            BodyDeadlines bodyDeadlines, PostStreamReplay replay, RequestRateLimit requestRate) {
+        this.requestRate = Objects.requireNonNull(requestRate, "requestRate");
         this.endpoint = endpoint;
         this.authentication = authentication;
         this.metrics = metrics;
@@ -99,7 +119,7 @@ public final class StreamableHttpTransport {
         // 15,000 to 2,200 answers/s for clients that send Accept-Encoding (most HTTP libraries do).
         // A reverse proxy in front can compress for clients on slow links.
         ctx.disableCompression();
-        Optional<Principal> principal = authenticate(ctx);
+        Optional<Principal> principal = authenticateWithinRate(ctx);
         if (principal.isEmpty()) {
             return;
         }
@@ -295,7 +315,7 @@ public final class StreamableHttpTransport {
      * @return the session whose stream may be opened, and its owner; empty when the request was refused
      */
     private Optional<StreamTarget> streamableSession(Context ctx) {
-        Optional<Principal> principal = authenticate(ctx);
+        Optional<Principal> principal = authenticateWithinRate(ctx);
         if (principal.isEmpty()) {
             return Optional.empty();
         }
@@ -348,7 +368,7 @@ public final class StreamableHttpTransport {
 
     /** {@code DELETE /mcp}: the client ends its session. */
     public void delete(Context ctx) throws IOException {
-        Optional<Principal> principal = authenticate(ctx);
+        Optional<Principal> principal = authenticateWithinRate(ctx);
         if (principal.isEmpty()) {
             return;
         }
@@ -473,6 +493,36 @@ public final class StreamableHttpTransport {
     private static List<String> headerValues(Context ctx, String name) {
         Enumeration<String> values = ctx.req().getHeaders(name);
         return values == null ? List.of() : Collections.list(values);
+    }
+
+    /**
+     * Authenticates the request, then counts it against its credential's rate (spec 7.2, 8): every
+     * request of a limited credential counts once, whatever comes of it later, and one over the limit
+     * is answered 429 before anything else reads it, so it never reaches the endpoint. An admitted
+     * request of a limited credential carries the {@code X-RateLimit-*} headers from here on, on
+     * every answer it gets (a refusal, JSON, an SSE stream); a caller with no limit (anonymous, or a
+     * credential whose limit is disabled) gets none.
+     *
+     * @return the caller; empty when the request was refused (401 or 429)
+     */
+    private Optional<Principal> authenticateWithinRate(Context ctx) {
+        Optional<Principal> principal = authenticate(ctx);
+        if (principal.isEmpty()) {
+            return principal;
+        }
+        switch (requestRate.admit(principal.get())) {
+            case RateDecision.Admitted admitted -> RateLimitResponses.headers(ctx, admitted.limit(), admitted.remaining(),
+                    admitted.windowMs());
+            case RateDecision.Limited limited -> {
+                metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, McpRefusalReason.IDENTITY_RATE_LIMIT);
+                // the unread body is dropped, so the 429 reaches a client still sending it and its connection stays usable
+                RequestBodies.drainOrClose(ctx);
+                RateLimitResponses.refuse(ctx, principal.get(), limited);
+                return Optional.empty();
+            }
+            case RateDecision.Unlimited unlimited -> { }
+        }
+        return principal;
     }
 
     private Optional<Principal> authenticate(Context ctx) {

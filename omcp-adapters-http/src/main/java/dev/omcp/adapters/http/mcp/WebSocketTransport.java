@@ -15,6 +15,8 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
+import dev.omcp.ports.ratelimit.RateDecision;
+import dev.omcp.ports.ratelimit.RequestRateLimit;
 import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
@@ -42,6 +44,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketCreator;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServletFactory;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -136,6 +139,8 @@ public final class WebSocketTransport {
     private final McpEndpoint endpoint;
     private final AgentAuthentication authentication;
     private final GatewayMetrics metrics;
+    /** Counts every text message against its credential's rate (spec 7.2, 8), as Streamable HTTP counts each request. */
+    private final RequestRateLimit requestRate;
     private final int maxMessageBytes;
     private final Duration pongTimeout;
     private final long maxUnsentBytes;
@@ -208,6 +213,7 @@ public final class WebSocketTransport {
         this.endpoint = builder.endpoint;
         this.authentication = builder.authentication;
         this.metrics = builder.metrics;
+        this.requestRate = builder.requestRate;
         this.maxMessageBytes = builder.maxMessageBytes;
         this.pongTimeout = builder.pongTimeout;
         this.maxUnsentBytes = builder.maxUnsentBytes;
@@ -250,8 +256,18 @@ public final class WebSocketTransport {
         private Duration initializeDeadline = DEFAULT_INITIALIZE_DEADLINE;
         private Clock clock = Clock.systemUTC();
         private InFlightTracker inFlightTracker = InFlightTracker.untracked();
+        private RequestRateLimit requestRate = RequestRateLimit.none();
 
         private Builder() {}
+
+        /**
+         * The per-credential request rate (default: none, no credential limited): every text message
+         * of a limited credential counts once, and one over the limit does not run ({@code gateway.requestRate()}).
+         */
+        public Builder requestRate(RequestRateLimit requestRate) {
+            this.requestRate = Objects.requireNonNull(requestRate, "requestRate");
+            return this;
+        }
 
         /** The MCP server every message is handed to (required): {@code gateway.mcp()}. */
         public Builder endpoint(McpEndpoint endpoint) {
@@ -592,6 +608,11 @@ public final class WebSocketTransport {
             refuse(ctx, principal, state, message, McpRefusalReason.SHUTTING_DOWN, SHUTTING_DOWN);
             return false;
         }
+        // spec 7.2, 8: switching to a socket must not get around the limit; every message counts, before anything runs
+        if (requestRate.admit(principal) instanceof RateDecision.Limited limited) {
+            refuseOverRate(ctx, principal, state, message, limited);
+            return false;
+        }
         Semaphore place = state.inFlight;
         if (!place.tryAcquire()) {
             // Only read when the requests hold every place: most messages are not looked at twice.
@@ -679,6 +700,37 @@ public final class WebSocketTransport {
     }
 
     /**
+     * Refuses a message over its credential's rate (spec 7.2, 8) without running it; the socket stays
+     * open. A request gets JSON-RPC error {@value RateLimitResponses#JSON_RPC_CODE} with its id, whose
+     * {@code data} carries the fields of the 429 of Streamable HTTP ({@code code}, {@code retryAfterSeconds},
+     * {@code limit}, {@code windowMs}); a batch, which counts once as on Streamable HTTP, one such error
+     * per request in it; a notification or client response nothing, since JSON-RPC answers neither: it
+     * is dropped. The message is counted once in {@code omcp_mcp_refusals_total}, and each message in
+     * {@code omcp_mcp_requests_total} under its method as refused, or dropped when nothing answers it.
+     * Read again only on this path.
+     */
+    private void refuseOverRate(WsContext ctx, Principal principal, ConnectionState state, String message,
+            RateDecision.Limited limited) {
+        metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.IDENTITY_RATE_LIMIT);
+        Function<JsonValue, String> errorFor = id -> errorFrame(id, RateLimitResponses.JSON_RPC_CODE,
+                RateLimitResponses.message(principal, limited, "this request"), RateLimitResponses.data(limited));
+        Optional<List<RequestId.Element>> batch = RequestId.batch(message);
+        if (batch.isPresent()) {
+            batch.get().forEach(element -> metrics.mcp(element.head().method(), "websocket",
+                    element.answered() ? "refused" : "dropped", 0));
+            errorsForRequests(batch.get(), errorFor).ifPresent(errors -> send(ctx, state, errors));
+            return;
+        }
+        RequestId.Head head = RequestId.head(message);
+        if (RequestId.answersNothing(message)) {
+            metrics.mcp(head.method(), "websocket", "dropped", 0);
+            return;
+        }
+        metrics.mcp(head.method(), "websocket", "refused", 0);
+        send(ctx, state, errorFor.apply(head.id()));
+    }
+
+    /**
      * Refuses a batch whole (it holds a request, or {@link #refuse} would not be reached): JSON-RPC
      * 2.0 section 6 answers a batch with an array of one response per request in it, none for its
      * notifications and responses, so the client can match each refusal to the request it sent and
@@ -696,10 +748,15 @@ public final class WebSocketTransport {
      * cannot be read), none for its notifications and responses; empty when it holds no request.
      */
     private static Optional<String> errorsForRequests(List<RequestId.Element> batch, int code, String reason) {
+        return errorsForRequests(batch, id -> errorFrame(id, code, reason));
+    }
+
+    /** As {@link #errorsForRequests(List, int, String)}, each request's error made by {@code errorFor} from its id. */
+    private static Optional<String> errorsForRequests(List<RequestId.Element> batch, Function<JsonValue, String> errorFor) {
         List<String> errors = new ArrayList<>();
         for (RequestId.Element element : batch) {
             if (element.answered()) {
-                errors.add(errorFrame(element.head().id(), code, reason));
+                errors.add(errorFor.apply(element.head().id()));
             }
         }
         return errors.isEmpty() ? Optional.empty() : Optional.of("[" + String.join(",", errors) + "]");
@@ -1357,6 +1414,16 @@ public final class WebSocketTransport {
                 .add("jsonrpc", "2.0")
                 .add("id", id)
                 .add("error", Jsonp.object().add("code", code).add("message", message))
+                .build();
+        return error.toString();
+    }
+
+    /** A JSON-RPC error frame whose error carries {@code data}. */
+    private static String errorFrame(JsonValue id, int code, String message, JsonObject data) {
+        JsonObject error = Jsonp.object()
+                .add("jsonrpc", "2.0")
+                .add("id", id)
+                .add("error", Jsonp.object().add("code", code).add("message", message).add("data", data))
                 .build();
         return error.toString();
     }

@@ -43,8 +43,14 @@ public enum McpRefusalReason {
     STREAM_NOT_RESUMABLE("stream-not-resumable", Transports.HTTP),
     /** A policy refused the caller (403). */
     FORBIDDEN("forbidden", Transports.BOTH),
-    /** The caller exceeded its request rate (429). */
+    /** An interceptor of the dispatcher (an embedder's own) refused the caller for its request rate (429). */
     RATE_LIMITED("rate-limited", Transports.BOTH),
+    /**
+     * The credential sent its limit of requests within the window of the gateway's per-credential
+     * rate limit (spec 7.2: 429 {@code OMCP_IDENTITY_RATE_LIMIT}; on a WebSocket, JSON-RPC error
+     * {@code -32029}, or a notification dropped).
+     */
+    IDENTITY_RATE_LIMIT("identity-rate-limit", Transports.BOTH),
     /** An {@code initialize} past the sessions of its credential or of the gateway (429). */
     SESSION_LIMIT("session-limit", Transports.BOTH),
     /** A request past the requests one session (or socket) may have in flight (429; {@code -32002} on a WebSocket). */

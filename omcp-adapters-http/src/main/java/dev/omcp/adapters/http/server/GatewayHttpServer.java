@@ -24,6 +24,7 @@ import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.ratelimit.RequestRateLimit;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.sdk.text.LogPace;
 import io.javalin.Javalin;
@@ -103,11 +104,12 @@ public final class GatewayHttpServer implements AutoCloseable {
         HostOriginGuard guard = new HostOriginGuard(settings.host(), settings.allowedHosts(), settings.allowedOrigins());
         this.bodyDeadlines = new BodyDeadlines(settings.bodyReadGrace(), settings.bodyMinBytesPerSecond());
         this.streamableHttp = new StreamableHttpTransport(
-                builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(), bodyDeadlines);
+                builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(), bodyDeadlines, builder.requestRate);
         LogPace lateBodyLines = new LogPace(builder.clock, LATE_BODY_LOG_EVERY);
         this.webSocket = WebSocketTransport.builder()
                 .endpoint(builder.mcp)
                 .authentication(builder.agentAuthentication)
+                .requestRate(builder.requestRate)
                 .metrics(metrics)
                 .maxMessageBytes(settings.maxBodyBytes())
                 .pingInterval(settings.wsPingInterval())
@@ -512,8 +514,18 @@ public final class GatewayHttpServer implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private int webSocketsPerCredential = WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL;
         private Optional<AuditHistory> audit = Optional.empty();
+        private RequestRateLimit requestRate = RequestRateLimit.none();
 
         private Builder() {}
+
+        /**
+         * The per-credential request rate limit of {@code /mcp} and {@code /mcp/ws} (spec 7.2, 8):
+         * {@code gateway.requestRate()}. Default: none, no credential is limited.
+         */
+        public Builder requestRate(RequestRateLimit requestRate) {
+            this.requestRate = Objects.requireNonNull(requestRate, "requestRate");
+            return this;
+        }
 
         /**
          * The audit log whose state {@code /metrics} exports (whether it records; each sink's delivered,
