@@ -84,6 +84,7 @@ public final class DemoCommand implements Callable<Integer> {
             LoggingSetup.apply(settings.logging());
             Logger log = LoggerFactory.getLogger(DemoCommand.class);
             UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
+            UnknownVariableWarnings.logNotSupported(SettingsReader.notSupportedVariablesOfProcessEnvironment());
             UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment(overrides));
             OpenAccessWarning.log(settings);
             if (!overrides.containsKey("PLUGIN_TRUST_ROOT")) {

@@ -49,6 +49,7 @@ public final class ServeCommand implements Callable<Integer> {
         LoggingSetup.apply(settings.logging());
         Logger log = LoggerFactory.getLogger(ServeCommand.class);
         UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
+        UnknownVariableWarnings.logNotSupported(SettingsReader.notSupportedVariablesOfProcessEnvironment());
         UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment());
         OpenAccessWarning.log(settings);
         if (conformanceFixture) {

@@ -24,6 +24,18 @@ final class UnknownVariableWarnings {
         }
     }
 
+    /** Logs one warning per variable of a setting this version does not support yet: set, it has no effect. */
+    static void logNotSupported(List<UnknownVariables.NotSupported> notSupported) {
+        for (UnknownVariables.NotSupported variable : notSupported) {
+            LOG.warn(line(variable));
+        }
+    }
+
+    static String line(UnknownVariables.NotSupported variable) {
+        return "event=unsupported-variable name=" + variable.name() + " effect=\"this version does not support it yet: it has no effect; "
+                + variable.instead() + "\" fix=\"unset it, or keep it for a later version (docs/configuration.md)\"";
+    }
+
     static String line(UnknownVariables.Unknown variable) {
         if (!UnknownVariables.isPrefixed(variable.name())) {
             // without the prefix the variable may well be another program's: say so, so nobody renames it blindly

@@ -3,6 +3,7 @@ package dev.omcp.app.settings;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.embeddedipv4.Nat64Prefixes;
 import dev.omcp.ports.ratelimit.RateLimit;
+import dev.omcp.ports.identity.AllowLists;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -134,15 +135,24 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
     /**
      * Agent transport settings.
      *
+     * @param apiKeys {@code OMCP_API_KEYS}, each with its {@code OMCP_KEY_TENANTS}, {@code OMCP_KEY_TOOLS} and
+     *     {@code OMCP_KEY_SOURCES} entries
+     * @param ratePerMinute {@code OMCP_KEY_RATE_PER_MIN}: per key name, the override of the MCP rate limit; a key
+     *     without an entry (or whose entry was skipped) keeps the default
+     * @param warnings what the launcher logs at WARN once logging is set up, one event per line: the
+     *     {@code OMCP_KEY_RATE_PER_MIN} entries skipped (spec 8: an unknown credential or a count that is not one
+     *     falls back to the default rather than refusing the start); never a token
      * @param maxSessionsPerCredential {@code OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL}
      * @param maxSessions {@code OMCP_MCP_MAX_SESSIONS}
      * @param toolRate {@code OMCP_TOOL_RATE_PER_MIN}
      * @param tokenBudget {@code OMCP_TOOL_DAILY_TOKENS} and {@code OMCP_TOKEN_BUDGET_FILE}
      */
-    public record Agent(
-            List<ApiKeyEntry> apiKeys, int maxSessionsPerCredential, int maxSessions, ToolRate toolRate, TokenBudget tokenBudget) {
+    public record Agent(List<ApiKeyEntry> apiKeys, Map<String, KeyRate> ratePerMinute, List<String> warnings,
+            int maxSessionsPerCredential, int maxSessions, ToolRate toolRate, TokenBudget tokenBudget) {
         public Agent {
             apiKeys = List.copyOf(apiKeys);
+            ratePerMinute = Map.copyOf(ratePerMinute);
+            warnings = List.copyOf(warnings);
             Objects.requireNonNull(toolRate, "toolRate");
             Objects.requireNonNull(tokenBudget, "tokenBudget");
         }
@@ -177,12 +187,47 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         }
     }
 
-    /** One {@code name:token} entry of {@code OMCP_API_KEYS}. */
-    public record ApiKeyEntry(String name, String token) {
+    /**
+     * One {@code name:token} entry of {@code OMCP_API_KEYS}, with what the per-key maps say of it.
+     *
+     * @param tenant {@code OMCP_KEY_TENANTS}: the tenant the key is bound to, the empty string when none
+     * @param allowLists {@code OMCP_KEY_TOOLS} and {@code OMCP_KEY_SOURCES}: the tools and sources the key is limited to
+     */
+    public record ApiKeyEntry(String name, String token, String tenant, AllowLists allowLists) {
+        public ApiKeyEntry {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(tenant, "tenant");
+            Objects.requireNonNull(allowLists, "allowLists");
+        }
+
+        /** A key bound to no tenant and limited to nothing. */
+        public ApiKeyEntry(String name, String token) {
+            this(name, token, "", AllowLists.none());
+        }
+
         @Override
         public String toString() {
-            return "ApiKeyEntry[" + name + ", token hidden]";
+            return "ApiKeyEntry[" + name + ", token hidden, tenant=" + tenant + ", " + allowLists + "]";
         }
+    }
+
+    /**
+     * A key's override of the MCP rate limit ({@code OMCP_KEY_RATE_PER_MIN}, spec 8): a number of requests per minute,
+     * or no limit.
+     */
+    public sealed interface KeyRate {
+        /** At most {@code count} requests per minute, a positive number. */
+        record PerMinute(int count) implements KeyRate {
+            public PerMinute {
+                if (count < 1) {
+                    throw new IllegalArgumentException("a rate is at least 1 request per minute, got " + count);
+                }
+            }
+        }
+
+        /** No limit: one of the disable words ({@code off}, {@code none}, {@code unlimited}, {@code disabled}, {@code false}). */
+        record Disabled() implements KeyRate {}
     }
 
     /** Logging settings. */

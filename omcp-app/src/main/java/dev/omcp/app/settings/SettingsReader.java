@@ -1,10 +1,14 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.ports.identity.AllowLists;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,6 +55,11 @@ public final class SettingsReader {
     /** The {@code OMCP_*} variables of the process environment that the gateway does not read (typos, other versions). */
     public static List<UnknownVariables.Unknown> unknownVariablesOfProcessEnvironment() {
         return UnknownVariables.in(processEnvironment());
+    }
+
+    /** The variables of the process environment that name a setting this version does not support yet. */
+    public static List<UnknownVariables.NotSupported> notSupportedVariablesOfProcessEnvironment() {
+        return UnknownVariables.notSupportedYet(processEnvironment());
     }
 
     /** The variables of the process environment that a chosen mode leaves without effect (OIDC settings under basic auth...). */
@@ -135,7 +144,19 @@ public final class SettingsReader {
     }
 
     private static Settings.Agent agent(Environment environment) {
+        int keyProblemsBefore = environment.problems().size();
         List<Settings.ApiKeyEntry> keys = apiKeys(environment);
+        // names are checked against the keys only when those were read whole: else every entry naming a key
+        // refused above would be refused a second time
+        Optional<Set<String>> keyNames = environment.problems().size() == keyProblemsBefore
+                ? Optional.of(keys.stream().map(Settings.ApiKeyEntry::name).collect(Collectors.toSet())) : Optional.empty();
+        PerKeyMaps maps = new PerKeyMaps(environment, keyNames);
+        Map<String, String> tenants = maps.tenants();
+        Map<String, List<String>> tools = maps.tools();
+        Map<String, List<String>> sources = maps.sources();
+        PerKeyMaps.Rates rates = maps.rates();
+        keys = keys.stream().map(key -> new Settings.ApiKeyEntry(key.name(), key.token(), tenants.getOrDefault(key.name(), ""),
+                allowLists(tools.get(key.name()), sources.get(key.name())))).toList();
         int problemsBefore = environment.problems().size();
         int perCredential = environment.integer(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, 1, 1_000_000);
         int total = environment.integer(Variables.MCP_MAX_SESSIONS, 1, 1_000_000);
@@ -144,8 +165,8 @@ public final class SettingsReader {
             environment.problem(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, "(" + perCredential + ") must not exceed OMCP_MCP_MAX_SESSIONS ("
                     + total + "): one credential could never reach it");
         }
-        return new Settings.Agent(keys, Math.min(perCredential, total), total, ToolRateReader.read(environment),
-                tokenBudget(environment));
+        return new Settings.Agent(keys, rates.byKey(), rates.skipped(), Math.min(perCredential, total), total,
+                ToolRateReader.read(environment), tokenBudget(environment));
     }
 
     /**
@@ -164,6 +185,17 @@ public final class SettingsReader {
                     + "OMCP_TOOL_DAILY_TOKENS to the daily tokens of each API key or unset OMCP_TOKEN_BUDGET_FILE");
         }
         return new Settings.TokenBudget(dailyTokens, file);
+    }
+
+    private static AllowLists allowLists(List<String> tools, List<String> sources) {
+        AllowLists lists = AllowLists.none();
+        if (tools != null) {
+            lists = lists.withTools(tools);
+        }
+        if (sources != null) {
+            lists = lists.withSources(sources);
+        }
+        return lists;
     }
 
     private static Settings.Tools tools(Environment environment) {

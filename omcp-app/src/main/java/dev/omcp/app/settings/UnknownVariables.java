@@ -33,6 +33,14 @@ public final class UnknownVariables {
      */
     static final List<String> READ_OUTSIDE_THE_GATEWAY = List.of("OMCP_AOT", "OMCP_JAVA_OPTS", "OMCP_TEST_BACKENDS");
     /**
+     * Names the specification gives settings this version does not support yet, with what applies instead. They are
+     * not unknown (no typo to guess at), but set they have no effect, which the launcher says at start
+     * ({@link #notSupportedYet}).
+     */
+    static final Map<String, String> NOT_SUPPORTED_YET = Map.of(
+            "OMCP_KEY_PRODUCTS", "products do not exist in this version; OMCP_KEY_TOOLS limits the tools of a key",
+            "OMCP_KEY_BYPASS_REDACTION", "no credential may skip redaction in this version; query_logs output stays redacted");
+    /**
      * Gateway names that, without the prefix, are ordinary variables of other programs: web
      * frameworks read {@code ALLOWED_HOSTS} and {@code LOG_LEVEL}, hosting platforms set
      * {@code REDIS_URL}. Their prefix-less form is never taken for a dropped prefix.
@@ -80,6 +88,28 @@ public final class UnknownVariables {
                     }
                 });
         return List.copyOf(unknown);
+    }
+
+    /**
+     * One variable of a setting this version does not support yet.
+     *
+     * @param name its name
+     * @param instead what applies in its place, one sentence
+     */
+    public record NotSupported(String name, String instead) {
+        public NotSupported {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(instead, "instead");
+        }
+    }
+
+    /** The variables of {@code env} that name a setting this version does not support yet, sorted; values are never looked at. */
+    public static List<NotSupported> notSupportedYet(Map<String, String> env) {
+        return NOT_SUPPORTED_YET.entrySet().stream()
+                .filter(entry -> env.get(entry.getKey()) != null && !env.get(entry.getKey()).isBlank())
+                .map(entry -> new NotSupported(entry.getKey(), entry.getValue()))
+                .sorted(Comparator.comparing(NotSupported::name))
+                .toList();
     }
 
     /** Whether {@code name} carries the gateway's prefix, in any case. */
@@ -150,6 +180,7 @@ public final class UnknownVariables {
             names.addAll(variable.aliases());
         }
         names.addAll(READ_OUTSIDE_THE_GATEWAY);
+        names.addAll(new java.util.TreeSet<>(NOT_SUPPORTED_YET.keySet()));
         return names;
     }
 

@@ -13,6 +13,15 @@ public final class Variables {
             "TCP port to listen on; 0 picks a free port.", false);
     public static final Variable API_KEYS = new Variable("OMCP_API_KEYS", List.of(), "",
             "Bearer credentials of the agent transport as comma-separated name:token; unset means anonymous /mcp.", true);
+    public static final Variable KEY_TENANTS = new Variable("OMCP_KEY_TENANTS", List.of(), "",
+            "Tenant of each API key as name=tenant;name=tenant: its tools see only that tenant's sources and the unbound ones.", false);
+    public static final Variable KEY_TOOLS = new Variable("OMCP_KEY_TOOLS", List.of(), "",
+            "Tool allow-list of each API key as name=toolA|toolB;...: the key sees and may call only those tools.", false);
+    public static final Variable KEY_SOURCES = new Variable("OMCP_KEY_SOURCES", List.of(), "",
+            "Source allow-list of each API key as name=sourceA|sourceB;...: the key's tool calls use only those sources.", false);
+    public static final Variable KEY_RATE_PER_MIN = new Variable("OMCP_KEY_RATE_PER_MIN", List.of(), "",
+            "Per API key override of the MCP rate limit as name=count;name=off; an unknown key or a bad count is skipped with a"
+                    + " warning (spec 8).", false);
     public static final Variable ALLOWED_ORIGINS = new Variable("OMCP_ALLOWED_ORIGINS", List.of(), "",
             "Comma-separated browser origins (scheme://host[:port]) allowed besides same-origin requests.", false);
     public static final Variable ALLOWED_HOSTS = new Variable("OMCP_ALLOWED_HOSTS", List.of(), "",
@@ -265,8 +274,8 @@ public final class Variables {
 
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = concat(List.of(
-            HOST, PORT, API_KEYS, MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_RATE_PER_MIN, TOOL_DAILY_TOKENS,
-            TOKEN_BUDGET_FILE,
+            HOST, PORT, API_KEYS, KEY_TENANTS, KEY_TOOLS, KEY_SOURCES, KEY_RATE_PER_MIN,
+            MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_RATE_PER_MIN, TOOL_DAILY_TOKENS, TOKEN_BUDGET_FILE,
             ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
             AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,

@@ -11,11 +11,11 @@ import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.Variables;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.core.analysis.health.HealthThresholds;
-import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.core.guidance.AgentGuide;
 import dev.omcp.core.management.RuntimeSettings;
+import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditTrail;
@@ -23,8 +23,10 @@ import dev.omcp.ports.budget.TokenUsageStore;
 import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.ports.ratelimit.RateLimit;
+import dev.omcp.ports.sources.SourceView;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
@@ -32,11 +34,13 @@ import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.stream.Collectors;
 
 /**
  * The composition root: turns {@link Settings} into a running gateway. Everything is built here
@@ -159,7 +163,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .clock(clock)
                 .random(random)
                 .accessPolicy(access.policy())
-                .apiKeys(apiKeys(settings))
+                .apiKeys(AgentKeys.of(settings.agent()))
                 .sessionLimits(settings.agent().maxSessionsPerCredential(), settings.agent().maxSessions())
                 .requestRate(toolRate, requestRateOverrides(settings))
                 .hooks(plugins.hooks())
@@ -178,6 +182,8 @@ public final class GatewayAssembly implements AutoCloseable {
             ConformanceFixture.prompts().forEach(builder::prompt);
         }
         Gateway gateway = builder.build();
+        // after the build: the tools the key lists are checked against those registered by then
+        AgentKeys.warn(settings.agent(), gateway.tools().snapshot().byName().keySet(), tenantOfEachSource(sources.registry()));
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
@@ -215,6 +221,11 @@ public final class GatewayAssembly implements AutoCloseable {
             throw listenRefusal(server.host(), server.port(), e).<RuntimeException>map(refusal -> refusal).orElse(e);
         }
         return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, opened);
+    }
+
+    /** Per source configured now, its tenant (the empty string when unbound), as an operator of every tenant sees them. */
+    private static Map<String, String> tenantOfEachSource(SourceRegistry registry) {
+        return registry.list(Principal.anonymous()).stream().collect(Collectors.toMap(SourceView::name, SourceView::tenant, (a, b) -> a));
     }
 
     /**
@@ -328,18 +339,19 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /**
      * The request rates of single API keys, by key name, over the default ({@code OMCP_KEY_RATE_PER_MIN}, spec 8
-     * "Per-credential override"): none are read yet, so every key has the default.
+     * "Per-credential override"); the settings reader already skipped, with a warning, what names no key.
      */
     private static Map<String, RateLimit> requestRateOverrides(Settings settings) {
-        return Map.of();
+        Map<String, RateLimit> overrides = new LinkedHashMap<>();
+        settings.agent().ratePerMinute().forEach((key, rate) -> overrides.put(key, switch (rate) {
+            case Settings.KeyRate.PerMinute perMinute -> RateLimit.of(perMinute.count());
+            case Settings.KeyRate.Disabled disabled -> RateLimit.disabled();
+        }));
+        return overrides;
     }
 
     private static Integer orNull(RateLimit limit) {
         return limit.requestsPerMinute().isPresent() ? limit.requestsPerMinute().getAsInt() : null;
-    }
-
-    private static List<ApiKey> apiKeys(Settings settings) {
-        return settings.agent().apiKeys().stream().map(entry -> ApiKey.of(entry.name(), entry.token(), "")).toList();
     }
 
     public int port() {

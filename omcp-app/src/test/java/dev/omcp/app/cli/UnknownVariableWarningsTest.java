@@ -2,6 +2,7 @@ package dev.omcp.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.settings.UnknownVariables;
 import dev.omcp.app.settings.UnknownVariables.Unknown;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,13 @@ class UnknownVariableWarningsTest {
                 .startsWith("event=unknown-variable name=OMCP_KEY_TENANTS effect=")
                 .doesNotContain("suggestion")
                 .contains("docs/configuration.md");
+    }
+
+    @Test
+    void aSettingNotSupportedYet_isSaidToHaveNoEffect_withWhatAppliesInstead() {
+        assertThat(UnknownVariableWarnings.line(new UnknownVariables.NotSupported("OMCP_KEY_PRODUCTS", "products do not exist")))
+                .isEqualTo("event=unsupported-variable name=OMCP_KEY_PRODUCTS effect=\"this version does not support it yet: it has no "
+                        + "effect; products do not exist\" fix=\"unset it, or keep it for a later version (docs/configuration.md)\"");
     }
 
     @Test

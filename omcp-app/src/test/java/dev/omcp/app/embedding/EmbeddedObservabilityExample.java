@@ -15,6 +15,7 @@ import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.core.tools.observability.ObservabilityTools;
 import dev.omcp.core.tools.observability.ServiceNameSuggestions;
 import dev.omcp.core.tools.observability.Toolkit;
+import dev.omcp.ports.identity.AllowLists;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.JsonValue;
 import java.io.BufferedReader;
@@ -32,7 +33,8 @@ import java.util.List;
  * holds the quotes to it) and EmbeddedObservabilityIT runs it.
  *
  * <p>Arguments: the Prometheus URL and the Loki URL. The first line of standard input is the agent's
- * token; the example serves until its standard input ends.
+ * token, the second the token of a log-reading bot limited to two tools and the Loki source; the
+ * example serves until its standard input ends.
  */
 public final class EmbeddedObservabilityExample {
     private EmbeddedObservabilityExample() {}
@@ -42,6 +44,7 @@ public final class EmbeddedObservabilityExample {
         String lokiUrl = args[1];
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String agentToken = in.readLine(); // not an argument: the command line of a process is visible to every local user
+        String logBotToken = in.readLine();
         Clock clock = Clock.systemUTC();
 
         // Loopback and private addresses are refused unless allowed (our backends are on the private network).
@@ -68,7 +71,7 @@ public final class EmbeddedObservabilityExample {
                 .name("shop-observability")
                 .version("1.0.0")
                 .clock(clock)
-                .apiKeys(List.of(ApiKey.of("shop-agent", agentToken, "")))
+                .apiKeys(List.of(ApiKey.of("shop-agent", agentToken, ""), logBot(logBotToken)))
                 .instructions(AgentGuide.INSTRUCTIONS)
                 // /api/info tells what is on: here redaction, and which layers this service does not add
                 .governance(toolkit::governanceWithoutManagement)
@@ -92,5 +95,13 @@ public final class EmbeddedObservabilityExample {
                 // serve until the parent closes our standard input
             }
         }
+    }
+
+    /** A key for a bot that reads logs: it sees two tools, and only the loki source. */
+    private static ApiKey logBot(String token) {
+        return ApiKey.of("log-bot", token, "",
+                AllowLists.none()
+                        .withTools(List.of("list_sources", "query_logs"))
+                        .withSources(List.of("loki")));
     }
 }

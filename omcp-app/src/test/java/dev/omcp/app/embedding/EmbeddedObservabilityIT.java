@@ -51,6 +51,7 @@ class EmbeddedObservabilityIT {
     private static ScratchDirectory resources;
     private static ExampleProcess example;
     private static String token;
+    private static String logBotToken;
     private static McpHttpClient client;
     private static CheckedToolCalls tools;
 
@@ -64,8 +65,10 @@ class EmbeddedObservabilityIT {
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);
         token = HexFormat.of().formatHex(secret);
+        new SecureRandom().nextBytes(secret);
+        logBotToken = HexFormat.of().formatHex(secret);
         example = ExampleProcess.start(EmbeddedObservabilityExample.class, List.of(resources.path()),
-                List.of(byName(backends.prometheusUrl()), byName(backends.lokiUrl())), List.of(token));
+                List.of(byName(backends.prometheusUrl()), byName(backends.lokiUrl())), List.of(token, logBotToken));
         client = agent();
         client.initialize();
         tools = new CheckedToolCalls(client);
@@ -132,7 +135,7 @@ class EmbeddedObservabilityIT {
     @Test
     void withoutTheResolverRegistration_backendsNamedByHost_failAtStart_andTheOperatorsLogSaysWhatToRegister() throws Exception {
         try (ExampleProcess unregistered = ExampleProcess.start(EmbeddedObservabilityExample.class, List.of(),
-                List.of(byName(backends.prometheusUrl()), byName(backends.lokiUrl())), List.of(token))) {
+                List.of(byName(backends.prometheusUrl()), byName(backends.lokiUrl())), List.of(token, logBotToken))) {
             McpHttpClient agent = new McpHttpClient(unregistered.baseUrl(), Map.of("Authorization", "Bearer " + token));
             agent.initialize();
 
@@ -159,6 +162,19 @@ class EmbeddedObservabilityIT {
                 .map(t -> t.asJsonObject().getString("name")).toList();
 
         assertThat(names).containsExactlyElementsOf(TWELVE_TOOLS);
+    }
+
+    @Test
+    void aKeyWithToolAndSourceLists_seesOnlyThoseToolsAndThatSource() {
+        McpHttpClient logBot = new McpHttpClient(example.baseUrl(), Map.of("Authorization", "Bearer " + logBotToken));
+        logBot.initialize();
+
+        assertThat(logBot.call("tools/list", "{}").getJsonObject("result").getJsonArray("tools").stream()
+                .map(t -> t.asJsonObject().getString("name")).toList()).containsExactly("list_sources", "query_logs");
+        assertThat(logBot.tool("list_sources", "{}").getJsonArray("sources").stream().map(s -> s.asJsonObject().getString("name"))
+                .toList()).containsExactly("loki");
+        assertThat(logBot.call("tools/call", "{\"name\":\"query_metrics\",\"arguments\":{}}").getJsonObject("error")
+                .getString("message")).startsWith("Unknown tool 'query_metrics'");
     }
 
     @Test

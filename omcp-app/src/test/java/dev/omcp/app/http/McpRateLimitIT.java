@@ -106,6 +106,21 @@ class McpRateLimitIT {
     }
 
     @Test
+    void oneKeysOwnRate_fromOmcpKeyRatePerMin_replacesTheDefault_andASkippedEntryLeavesTheDefault() {
+        // spec 8 "Per-credential override": ci has its own 2, bot the default 4; the unknown key and the
+        // non-numeric count are skipped (the start goes on)
+        String botToken = "bot-0123456789abcdef0123";
+        start(Map.of("OMCP_API_KEYS", "ci:" + TOKEN + ",bot:" + botToken, "OMCP_TOOL_RATE_PER_MIN", "4",
+                "OMCP_KEY_RATE_PER_MIN", "ci=2;ghost=9;bot=lots"));
+        McpHttpClient ci = agent();
+        assertRateHeaders(ci.initialize(), 2, 1);
+        assertRateHeaders(ci.post(PING, Map.of()), 2, 0);
+        assertThat(ci.post(PING, Map.of()).statusCode()).isEqualTo(429);
+        McpHttpClient bot = new McpHttpClient(gateway.baseUrl(), Map.of("Authorization", "Bearer " + botToken));
+        assertRateHeaders(bot.initialize(), 4, 3);
+    }
+
+    @Test
     void theSixtyFirstRequestOfAMinute_isRefused_byDefault() {
         // spec 8: 60 requests per minute per named bearer credential
         keyed(null);

@@ -33,8 +33,18 @@ class UnknownVariablesTest {
 
     @Test
     void aNameFarFromEveryKnownOne_isReported_withoutAGuess() {
-        assertThat(UnknownVariables.in(Map.of("OMCP_KEY_TENANTS", "a=t1")))
-                .containsExactly(new Unknown("OMCP_KEY_TENANTS", Optional.empty()));
+        assertThat(UnknownVariables.in(Map.of("OMCP_WIDGET_COLOUR", "blue")))
+                .containsExactly(new Unknown("OMCP_WIDGET_COLOUR", Optional.empty()));
+    }
+
+    @Test
+    void aSettingTheSpecificationNamesButThisVersionDoesNotSupport_isNotUnknown_butReportedAsNotSupported() {
+        Map<String, String> env = Map.of("OMCP_KEY_PRODUCTS", "ci=payments", "OMCP_KEY_BYPASS_REDACTION", "ci");
+
+        assertThat(UnknownVariables.in(env)).as("no typo to guess at").isEmpty();
+        assertThat(UnknownVariables.notSupportedYet(env)).extracting(UnknownVariables.NotSupported::name)
+                .containsExactly("OMCP_KEY_BYPASS_REDACTION", "OMCP_KEY_PRODUCTS");
+        assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_TOOLS", "ci=list_sources"))).isEmpty();
     }
 
     @Test

@@ -257,7 +257,13 @@ public final class Gateway {
             return this;
         }
 
-        /** Bearer keys of the agent transport; none means anonymous access (spec 5.4). */
+        /**
+         * Bearer keys of the agent transport; none means anonymous access (spec 5.4). A key's tenant
+         * and allow-lists ({@link ApiKey#of(String, String, String, dev.omcp.ports.identity.AllowLists)})
+         * travel with the principal it authenticates as: the tool list hides tools from
+         * {@code tools/list} and {@code tools/call}, the source list and the tenant limit the sources
+         * of every tool that reads them through a {@code SourceRegistry}.
+         */
         public Builder apiKeys(List<ApiKey> keys) {
             Objects.requireNonNull(keys, "keys").forEach(key -> this.apiKeys.add(Objects.requireNonNull(key, "an API key is null")));
             return this;
@@ -314,7 +320,11 @@ public final class Gateway {
             return this;
         }
 
-        /** Which tools each caller may see; default every tool for everyone. */
+        /**
+         * Which tools each caller may see; default every tool for everyone. The caller's own tool list
+         * (an {@link ApiKey}'s {@link dev.omcp.ports.identity.AllowLists}) applies on top of it, always:
+         * this narrows what a key sees, never widens it.
+         */
         public Builder toolVisibility(ToolVisibility visibility) {
             this.toolVisibility = Objects.requireNonNull(visibility, "visibility");
             return this;
@@ -429,9 +439,11 @@ public final class Gateway {
             ClientRequests clientRequests = new ClientRequests();
             ToolRegistry registry = new ToolRegistry();
             registry.registerAll(toolList);
+            // a key's tool list is part of its credential: no visibility an embedder gives may drop it
+            ToolVisibility visibility = ToolVisibility.callersAllowList().and(toolVisibility);
 
             LifecycleMethods lifecycle = new LifecycleMethods(name, title == null ? name : title, version, instructions, sessions);
-            ToolMethods toolMethods = new ToolMethods(registry, toolVisibility, new JsonSchemaValidator(), clientRequests, toolsPageSize);
+            ToolMethods toolMethods = new ToolMethods(registry, visibility, new JsonSchemaValidator(), clientRequests, toolsPageSize);
             ResourceMethods resourceMethods = new ResourceMethods(resourceProviders, sessions::isLive);
             PromptMethods promptMethods = new PromptMethods(prompts);
             CompletionMethods completions = new CompletionMethods(promptMethods, resourceMethods);
@@ -460,7 +472,6 @@ public final class Gateway {
             if (dailyTokens > 0) {
                 TokenLedger ledger = tokenLedger();
                 tokenUsage = ledger;
-                ToolVisibility visibility = toolVisibility;
                 chain.add(new TokenBudgetInterceptor(ledger,
                         (principal, tool) -> registry.find(tool).isPresent() && visibility.isVisible(principal, tool)));
             }
@@ -476,7 +487,7 @@ public final class Gateway {
 
             GatewayDescription description = new GatewayDescriptionService(
                     name, version, governance, transports, dispatcher.methodNames(), accessPolicy, verifiedBy);
-            InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, toolVisibility);
+            InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, visibility);
             ApiKeyAuthentication authentication = new ApiKeyAuthentication(apiKeys);
             CredentialRateLimiter requestRate = new CredentialRateLimiter(
                     apiKeys.stream().map(key -> new CredentialRateLimiter.Credential(key.name(), key.tenant())).toList(),

@@ -95,6 +95,11 @@ import org.slf4j.LoggerFactory;
  * but changes and removes only its tenant's: an unbound source serves every tenant, so its change
  * is refused ({@link SourceOutcome#GATEWAY_WIDE}), as a tenant's admin may not change the health
  * thresholds or the connector plugins every tenant shares.
+ *
+ * <p>Source allow-list: a caller whose {@link Principal#allowLists()} limits its sources (an API key's
+ * {@code OMCP_KEY_SOURCES}) sees, on top of its tenant's sources, only those named: every lookup ({@link #with},
+ * {@link #named}, {@link #listForAgents}, and the management ones) treats another as a source that does not exist,
+ * so every tool honours the list and a tool's {@code source} argument naming another answers as an unknown name does.
  */
 public final class SourceRegistry implements ManageSources, ConnectorUsers, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceRegistry.class);
@@ -186,12 +191,20 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             this(definition, type, connector, status, problem, false);
         }
 
-        boolean visibleTo(String tenant, boolean management) {
+        /**
+         * Whether {@code caller} may see and use this source: the one check of tenant binding and of the caller's
+         * source allow-list ({@link dev.omcp.ports.identity.AllowLists#sources()}), which every lookup goes through.
+         * A source outside the list is to the caller one that does not exist.
+         */
+        boolean visibleTo(Principal caller, boolean management) {
+            if (!caller.allowLists().permitsSource(definition.name())) {
+                return false;
+            }
             String bound = definition.config().tenant();
             if (bound.isEmpty()) {
                 return true;
             }
-            return management && tenant.isEmpty() || bound.equals(tenant);
+            return management && caller.tenant().isEmpty() || bound.equals(caller.tenant());
         }
     }
 
@@ -325,7 +338,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     /**
      * The connectors that serve {@code capability} for {@code principal}: the manifest declares it,
      * the connector implements it, the source is enabled and connected and visible to the
-     * principal's tenant. Sorted by source name. Never blocks.
+     * principal (its tenant, its source allow-list). Sorted by source name. Never blocks.
      */
     public <C> List<Bound<C>> with(Class<C> capability, Principal principal) {
         return with(capability, principal, Optional.empty());
@@ -340,7 +353,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         warnIfNotStarted();
         List<Bound<C>> out = new ArrayList<>();
         for (LiveSource s : live.values()) {
-            if (s.connector().isEmpty() || s.type().isEmpty() || !s.visibleTo(principal.tenant(), false)) {
+            if (s.connector().isEmpty() || s.type().isEmpty() || !s.visibleTo(principal, false)) {
                 continue;
             }
             if (onlySources.isPresent() && !onlySources.get().contains(s.definition().name())) {
@@ -358,7 +371,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /** What a source named by a caller (a tool's {@code source} argument) is to that caller. */
     public enum Named {
-        /** No source of that name is visible to the caller's tenant. */
+        /** No source of that name is visible to the caller (its tenant, its source allow-list). */
         UNKNOWN,
         /** It exists, but its type cannot answer this kind of question (a logs source asked for metrics). */
         WRONG_CAPABILITY,
@@ -368,10 +381,14 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         SERVES
     }
 
-    /** What the source called {@code name} is for a question needing {@code capability}, as {@code principal} sees it. */
+    /**
+     * What the source called {@code name} is for a question needing {@code capability}, as {@code principal} sees it: a
+     * source of another tenant, or outside the principal's source allow-list, is {@link Named#UNKNOWN}, as one that does
+     * not exist, so its existence cannot be probed.
+     */
     public Named named(String name, Class<?> capability, Principal principal) {
         LiveSource s = live.get(name);
-        if (s == null || !s.visibleTo(principal.tenant(), false)) {
+        if (s == null || !s.visibleTo(principal, false)) {
             return Named.UNKNOWN;
         }
         if (s.type().isPresent() && !DeclaredCapabilities.declares(s.type().get().manifest().capabilities(), capability)) {
@@ -406,7 +423,9 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * {@link #EGRESS_REFUSED_FOR_AGENTS} as its problem, one whose host name cannot be checked
      * {@link #NAME_UNCHECKED_FOR_AGENTS}. The rule's own words name internal addresses (the IPv4 address an
      * IPv6 one carries, a NAT64 prefix) and address classes: the operator's network layout, nothing an agent can change;
-     * the management API and the log keep them.
+     * the management API and the log keep them. It lists the sources the caller's tools use, as {@link #with} sees them:
+     * a caller without a tenant is not an operator of every tenant here, so another tenant's source, which no tool of
+     * its would ask, is not named to it either.
      */
     public List<SourceView> listForAgents(Principal caller) {
         return list(caller, true);
@@ -416,7 +435,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         warnIfNotStarted();
         List<SourceView> out = new ArrayList<>();
         for (LiveSource s : live.values()) {
-            if (s.visibleTo(caller.tenant(), true)) {
+            if (s.visibleTo(caller, !forAgents)) {
                 out.add(view(s, forAgents ? s.problemForAgents().orElse(s.problem()) : s.problem()));
             }
         }
@@ -426,7 +445,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     @Override
     public Optional<SourceView> find(String name, Principal caller) {
         LiveSource s = live.get(name);
-        return s == null || !s.visibleTo(caller.tenant(), true) ? Optional.empty() : Optional.of(view(s));
+        return s == null || !s.visibleTo(caller, true) ? Optional.empty() : Optional.of(view(s));
     }
 
     @Override
@@ -449,7 +468,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         requireStarted();
         LiveSource taken = live.get(draft.name());
         if (taken != null) {
-            return refused(SourceOutcome.EXISTS, taken(draft.name(), taken.visibleTo(caller.tenant(), true)));
+            return refused(SourceOutcome.EXISTS, taken(draft.name(), taken.visibleTo(caller, true)));
         }
         Map<String, String> paths = SecretSettings.filePaths(draft.settings());
         if (!paths.isEmpty()) {
@@ -488,7 +507,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private Object planUpdate(String name, SourceDraft draft, Principal caller, SourcePrecondition precondition) {
         requireStarted();
         LiveSource current = live.get(name);
-        if (current == null || !current.visibleTo(caller.tenant(), true)) {
+        if (current == null || !current.visibleTo(caller, true)) {
             return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
         }
         Optional<SourceOutcome.Refused> shared = sharedWithEveryTenant(current, caller, "change");
@@ -705,7 +724,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         try {
             requireStarted();
             LiveSource current = live.get(name);
-            if (current == null || !current.visibleTo(caller.tenant(), true)) {
+            if (current == null || !current.visibleTo(caller, true)) {
                 return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
             }
             Optional<SourceOutcome.Refused> shared = sharedWithEveryTenant(current, caller, "remove");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.identity.AgentAuthResult;
+import dev.omcp.ports.identity.AllowLists;
 import dev.omcp.ports.identity.AuthKind;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +29,30 @@ class ApiKeyAuthenticationTest {
             assertThat(a.principal().id()).isEqualTo("key:ci-bot");
             assertThat(a.principal().tenant()).isEqualTo("team-a");
         });
+    }
+
+    @Test
+    void aKeysToolAndSourceLists_travelWithThePrincipalItAuthenticatesAs() {
+        AllowLists lists = AllowLists.none().withTools(List.of("list_sources", "query_logs")).withSources(List.of("loki"));
+        ApiKeyAuthentication limited = new ApiKeyAuthentication(List.of(ApiKey.of("ci-bot", CI_TOKEN, "acme", lists)));
+
+        assertThat(limited.authenticate(Optional.of(CI_TOKEN))).isInstanceOfSatisfying(AgentAuthResult.Authenticated.class, a -> {
+            assertThat(a.principal().tenant()).isEqualTo("acme");
+            assertThat(a.principal().allowLists()).isEqualTo(lists);
+        });
+        assertThat(auth.authenticate(Optional.of(CI_TOKEN))).isInstanceOfSatisfying(AgentAuthResult.Authenticated.class,
+                a -> assertThat(a.principal().allowLists().isNone()).as("a key without lists").isTrue());
+    }
+
+    @Test
+    void aTenantNoSourceCanBeBoundTo_isRefusedAtConfiguration_withoutTheToken() {
+        // the rule of a source's tenant (spec 2.17): a key bound to another one would see only the unbound sources
+        assertThatThrownBy(() -> ApiKey.of("ci-bot", CI_TOKEN, "   ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("API key 'ci-bot' has tenant").hasMessageNotContaining(CI_TOKEN);
+        assertThatThrownBy(() -> ApiKey.of("ci-bot", CI_TOKEN, "acme\nglobex")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'acme?globex'").hasMessageContaining("control");
+        assertThatThrownBy(() -> ApiKey.of("ci-bot", CI_TOKEN, "t".repeat(257))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(ApiKey.of("ci-bot", CI_TOKEN, "acme").tenant()).isEqualTo("acme");
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.identity.AllowLists;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.sources.ConnectorContexts;
 import dev.omcp.ports.sources.ManageSources;
@@ -378,6 +379,31 @@ class SourceRegistryTest {
         assertThat(registry.list(tenantUser("globex"))).extracting(SourceView::name).containsExactly("globex-prom", "shared");
         assertThat(registry.remove("acme-prom", tenantUser("globex"))).isInstanceOf(SourceOutcome.Refused.class);
         assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void aSourceAllowList_narrowsEveryLookup_onTopOfTheTenant_andAnOtherSourceIsUnknown() {
+        store.sources.add(def("shared", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("other", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("acme-prom", "prometheus", "https://prom.example.com", "acme", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("globex-prom", "prometheus", "https://prom.example.com", "globex", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        // globex-prom listed too: the list narrows the tenant's sources, it never adds another tenant's
+        Principal key = Principal.apiKey("ci", "acme", AllowLists.none().withSources(List.of("acme-prom", "shared", "globex-prom")));
+
+        assertThat(registry.with(MetricsCapability.class, key)).extracting(Bound::source).containsExactly("acme-prom", "shared");
+        assertThat(registry.with(MetricsCapability.class, key, Optional.of(Set.of("other", "shared")))).extracting(Bound::source)
+                .containsExactly("shared");
+        assertThat(registry.listForAgents(key)).extracting(SourceView::name).containsExactly("acme-prom", "shared");
+        assertThat(registry.list(key)).extracting(SourceView::name).containsExactly("acme-prom", "shared");
+        assertThat(registry.find("other", key)).isEmpty();
+        assertThat(registry.named("other", MetricsCapability.class, key)).as("as a name no source has")
+                .isEqualTo(registry.named("nope", MetricsCapability.class, key)).isEqualTo(SourceRegistry.Named.UNKNOWN);
+        assertThat(registry.named("globex-prom", MetricsCapability.class, key)).isEqualTo(SourceRegistry.Named.UNKNOWN);
+        assertThat(registry.named("shared", MetricsCapability.class, key)).isEqualTo(SourceRegistry.Named.SERVES);
+        // the same key without a list sees every source of its tenant
+        assertThat(registry.with(MetricsCapability.class, Principal.apiKey("ci", "acme"))).extracting(Bound::source)
+                .containsExactly("acme-prom", "other", "shared");
     }
 
     @Test

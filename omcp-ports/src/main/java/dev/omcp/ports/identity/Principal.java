@@ -14,9 +14,12 @@ import java.util.Set;
  * @param tenant tenant the identity is scoped to; empty string when none
  * @param roles role names held (for example {@code viewer}); empty for API keys without roles
  * @param sessionId the {@code sid} of a cookie session; empty otherwise
+ * @param allowLists the tools and sources the identity is limited to besides its tenant (an API key's
+ *     {@code OMCP_KEY_TOOLS} and {@code OMCP_KEY_SOURCES}); {@link AllowLists#none()} when it is not
  */
 public record Principal(
-        String id, String name, AuthKind authKind, String tenant, Set<String> roles, Optional<String> sessionId) {
+        String id, String name, AuthKind authKind, String tenant, Set<String> roles, Optional<String> sessionId,
+        AllowLists allowLists) {
 
     private static final Principal ANONYMOUS =
             new Principal("anonymous", "anonymous", AuthKind.ANONYMOUS, "", Set.of(), Optional.empty());
@@ -27,10 +30,16 @@ public record Principal(
         Objects.requireNonNull(authKind, "authKind");
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(allowLists, "allowLists");
         if (id.isBlank()) {
             throw new IllegalArgumentException("principal id must not be blank");
         }
         roles = Set.copyOf(roles);
+    }
+
+    /** An identity limited by nothing but its tenant and roles. */
+    public Principal(String id, String name, AuthKind authKind, String tenant, Set<String> roles, Optional<String> sessionId) {
+        this(id, name, authKind, tenant, roles, sessionId, AllowLists.none());
     }
 
     /** The caller of a deployment without authentication. */
@@ -40,7 +49,12 @@ public record Principal(
 
     /** The caller holding the API key named {@code keyName}. */
     public static Principal apiKey(String keyName, String tenant) {
-        return new Principal("key:" + keyName, keyName, AuthKind.API_KEY, tenant, Set.of(), Optional.empty());
+        return apiKey(keyName, tenant, AllowLists.none());
+    }
+
+    /** The caller holding the API key named {@code keyName}, limited to {@code allowLists}. */
+    public static Principal apiKey(String keyName, String tenant, AllowLists allowLists) {
+        return new Principal("key:" + keyName, keyName, AuthKind.API_KEY, tenant, Set.of(), Optional.empty(), allowLists);
     }
 
     /** Whether this is the anonymous caller. */

@@ -1105,12 +1105,13 @@ public final class WebSocketTransport {
 
     /**
      * Whether {@code now}, the principal the socket's credential authenticates as today, grants what
-     * {@code opened}, the one of its upgrade, did: the same caller, tenant, roles and kind of proof, which
-     * is all RBAC, policies and limits look at. A new display name changes no right, so it keeps the socket.
+     * {@code opened}, the one of its upgrade, did: the same caller, tenant, roles, tool and source allow-lists
+     * and kind of proof, which is all RBAC, policies, limits and tools look at. A new display name changes no
+     * right, so it keeps the socket.
      */
     static boolean sameGrant(Principal opened, Principal now) {
         return opened.id().equals(now.id()) && opened.tenant().equals(now.tenant()) && opened.roles().equals(now.roles())
-                && opened.authKind() == now.authKind();
+                && opened.authKind() == now.authKind() && opened.allowLists().equals(now.allowLists());
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.identity.AllowLists;
 import dev.omcp.ports.identity.AuthKind;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpInbound;
@@ -11,6 +12,7 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,17 @@ class WebSocketTransportTest {
                 new Principal("user:alice", "Alice", AuthKind.SESSION, "t1", Set.of("operator", "admin"), Optional.empty()))).isFalse();
         assertThat(WebSocketTransport.sameGrant(opened,
                 new Principal("user:mallory", "Alice", AuthKind.SESSION, "t1", Set.of("operator"), Optional.empty()))).isFalse();
+    }
+
+    @Test
+    void aKeyWhoseToolOrSourceListChanged_noLongerHasTheGrantOfItsSocket() {
+        Principal opened = Principal.apiKey("ci", "", AllowLists.none().withTools(List.of("list_sources")));
+
+        assertThat(WebSocketTransport.sameGrant(opened, Principal.apiKey("ci", "", AllowLists.none().withTools(List.of("list_sources")))))
+                .isTrue();
+        assertThat(WebSocketTransport.sameGrant(opened, Principal.apiKey("ci", ""))).as("the list was lifted").isFalse();
+        assertThat(WebSocketTransport.sameGrant(opened, Principal.apiKey("ci", "", opened.allowLists().withSources(List.of("prom")))))
+                .as("a source list was added").isFalse();
     }
 
     @Test

@@ -107,6 +107,10 @@ public final class ListSourcesTool extends ObservabilityTool {
             // not "no sources are configured": they are, in a file the gateway could not read
             result.add("note", "The gateway's sources file could not be read at start (" + fileProblem.get() + "), so no source "
                     + "from it is loaded. Tell an operator: they must fix the file and restart the gateway.");
+        } else if (views.isEmpty() && call.principal().allowLists().sources().isPresent()) {
+            // not "no sources are configured", nor how to add one: others may be, and this credential may not use them
+            result.add("note", "None of the sources this credential may use is configured now. Tell an operator if you "
+                    + "need one: its source allow-list names the sources it may use.");
         } else if (views.isEmpty()) {
             result.add("note", "No sources are configured. " + toolkit.howToAddSources());
         }

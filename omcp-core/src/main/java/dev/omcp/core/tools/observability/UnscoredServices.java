@@ -24,8 +24,9 @@ import java.util.Optional;
  * names served by the same connector instances, since a source reconfigured under its name (another backend, fixed
  * credentials) may hold the metrics the run found too few of.
  *
- * <p>Keyed by tenant as the history is: one tenant's detection is never reported to another, and each tenant's
- * sources are the same for all its callers.
+ * <p>Keyed by tenant as the history is: one tenant's detection is never reported to another. Callers of one tenant may
+ * still ask different sources (a key's source allow-list), which the check of the asked sources covers: a run is used
+ * only by a caller whose metrics sources are exactly the ones it asked.
  *
  * <p>Thread-safety: every method is synchronized; the work under the lock is bounded by one detection's services.
  */

@@ -68,6 +68,19 @@ class ListSourcesToolTest {
     }
 
     @Test
+    void aCallerWithoutATenant_isListedOnlyTheUnboundSources_asItsToolsUseOnlyThose() {
+        InMemorySources sources = new InMemorySources()
+                .add(new FakeMetricsBackend("shared"))
+                .add(new FakeMetricsBackend("acme-prom"), "acme");
+
+        for (Principal caller : java.util.List.of(Principal.apiKey("ops", ""), Principal.anonymous())) {
+            JsonObject listed = ToolHarness.ok(tool(sources), "{}", caller);
+            assertThat(listed.getJsonArray("sources").stream().map(s -> s.asJsonObject().getString("name")).toList())
+                    .as(caller.id()).containsExactly("shared");
+        }
+    }
+
+    @Test
     void beforeTheRegistryIsStarted_theNoteSaysSo_ratherThanThatNoSourceIsConfigured() {
         ListSourcesTool tool = new ListSourcesTool(Toolkit.builder(
                 new InMemorySources().add(new FakeMetricsBackend("prom")).notStartedRegistry(), clock).build());

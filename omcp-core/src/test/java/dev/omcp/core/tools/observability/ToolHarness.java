@@ -57,7 +57,12 @@ final class ToolHarness {
 
     /** The message of a call that must fail. */
     static String error(Tool tool, String arguments) {
-        ToolResult result = call(tool, arguments);
+        return error(tool, arguments, Principal.anonymous());
+    }
+
+    /** The message of a call by {@code principal} that must fail. */
+    static String error(Tool tool, String arguments, Principal principal) {
+        ToolResult result = call(tool, arguments, principal);
         assertThat(result.isError()).as(result.firstText()).isTrue();
         return result.firstText();
     }
