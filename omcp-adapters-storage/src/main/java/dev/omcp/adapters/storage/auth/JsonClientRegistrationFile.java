@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.omcp.adapters.storage.files.JsonSyntaxLocation;
 import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.auth.ClientMetadata;
@@ -72,8 +73,7 @@ public final class JsonClientRegistrationFile implements ClientRegistrationStore
                 root = MAPPER.readTree(text);
             } catch (JsonProcessingException e) {
                 // only the location: the parser's message may quote the file's content
-                String where = e.getLocation() == null ? ""
-                        : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+                String where = JsonSyntaxLocation.of(e);
                 throw refused(file, "is not valid JSON" + where + "; nothing in it was changed: fix it, or move it away to start"
                         + " with no registrations");
             }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.storage.files.FileOwner;
+import dev.omcp.adapters.storage.files.JsonSyntaxLocation;
 import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.budget.SavedTokenUsage;
@@ -231,8 +232,7 @@ public final class JsonTokenUsageFile implements TokenUsageStore, AutoCloseable 
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             // only the location: the parser's message may quote the file's content
-            String where = e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            String where = JsonSyntaxLocation.of(e);
             throw refused(file, "is not valid JSON" + where + todo);
         }
         if (root == null || !root.isObject() || !root.path("credentials").isObject()) {

@@ -1,6 +1,5 @@
 package dev.omcp.adapters.storage.plugins;
 
-import dev.omcp.sdk.json.Jsonp;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -8,7 +7,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.omcp.adapters.storage.files.JsonSyntaxLocation;
 import dev.omcp.sdk.hook.HookKind;
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.manifest.HookEntry;
@@ -63,7 +64,7 @@ final class ManifestMapping {
         } catch (JsonProcessingException e) {
             // the parser quotes the file's own text (a bad token, a duplicate key): an unsigned or
             // uploaded file's text must not forge a log line or run on for kilobytes in a refusal
-            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            String where = JsonSyntaxLocation.of(e);
             return new Parsed(null, what + " is not valid JSON" + where + ": " + BackendText.clean(e.getOriginalMessage(), MAX_PARSER_MESSAGE));
         }
     }
