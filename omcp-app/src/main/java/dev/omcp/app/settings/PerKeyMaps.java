@@ -1,5 +1,6 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.ports.products.Product;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.text.LogField;
@@ -18,8 +19,8 @@ import java.util.function.BiConsumer;
 /**
  * The one parser of the per-key maps of the agent transport (DECISIONS.md, "Agent transport"): {@code name=value}
  * entries separated by {@code ;} ({@code OMCP_KEY_TENANTS}, {@code OMCP_KEY_RATE_PER_MIN}), whose value is a list
- * {@code a|b} for {@code OMCP_KEY_TOOLS} and {@code OMCP_KEY_SOURCES}. Empty entries and the blanks around names,
- * values and items are ignored.
+ * {@code a|b} for {@code OMCP_KEY_TOOLS}, {@code OMCP_KEY_SOURCES} and {@code OMCP_KEY_PRODUCTS}. Empty entries and the
+ * blanks around names, values and items are ignored.
  *
  * <p>Strict, because these are security settings: an entry without {@code =}, without a name or a value, naming no
  * key of {@code OMCP_API_KEYS}, or naming a key a second time, and a list with an empty item, is an invalid value that
@@ -90,6 +91,20 @@ final class PerKeyMaps {
                 // no source can ever have it: a list that can never match is a mistake, not a limit
                 problem(Variables.KEY_SOURCES, label(entry) + " lists " + shown(item) + ", which is not a source name: "
                         + SourceConfig.NAME_RULE);
+            }
+        });
+    }
+
+    /**
+     * {@code OMCP_KEY_PRODUCTS}: per key name, the Products it may use, each a valid Product id. Whether such a Product
+     * exists is the start's warning, not a problem: Products are created through the API while the gateway runs.
+     */
+    Map<String, List<String>> products() {
+        return lists(Variables.KEY_PRODUCTS, "the Products it may use", (entry, item) -> {
+            if (!Product.ID.matcher(item).matches()) {
+                // no Product can ever have it: a list that can never match is a mistake, not a limit
+                problem(Variables.KEY_PRODUCTS, label(entry) + " lists " + shown(item) + ", which is not a Product id: "
+                        + Product.ID_RULE);
             }
         });
     }

@@ -46,10 +46,17 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * The management API's own stores.
      *
      * @param postmortemsFile {@code OMCP_POSTMORTEMS_FILE}
+     * @param productsFile {@code OMCP_PRODUCTS_FILE}; empty when Products live in memory only
      */
-    public record Management(Path postmortemsFile) {
+    public record Management(Path postmortemsFile, Optional<Path> productsFile) {
         public Management {
             Objects.requireNonNull(postmortemsFile, "postmortemsFile");
+            Objects.requireNonNull(productsFile, "productsFile");
+        }
+
+        /** Stores of {@code postmortemsFile}, and Products in memory. */
+        public Management(Path postmortemsFile) {
+            this(postmortemsFile, Optional.empty());
         }
     }
 

@@ -129,6 +129,23 @@ public final class SettingsReader {
     }
 
     private static Settings.Management management(Environment environment) {
+        java.util.Optional<java.nio.file.Path> products = productsFile(environment);
+        return new Settings.Management(postmortemsFile(environment), products);
+    }
+
+    /** {@code OMCP_PRODUCTS_FILE}: a file whose name says how it is written (the store reads it at start). */
+    private static java.util.Optional<java.nio.file.Path> productsFile(Environment environment) {
+        java.util.Optional<java.nio.file.Path> file = environment.file(Variables.PRODUCTS_FILE);
+        file.ifPresent(path -> {
+            String name = path.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+            if (!name.endsWith(".yaml") && !name.endsWith(".yml") && !name.endsWith(".json")) {
+                environment.problem(Variables.PRODUCTS_FILE, "must end in .yaml, .yml or .json, which says how the file is written");
+            }
+        });
+        return file;
+    }
+
+    private static java.nio.file.Path postmortemsFile(Environment environment) {
         String text = environment.string(Variables.POSTMORTEMS_FILE);
         try {
             java.nio.file.Path file = java.nio.file.Path.of(text);
@@ -136,10 +153,10 @@ public final class SettingsReader {
                 environment.problem(Variables.POSTMORTEMS_FILE, "names a directory; give the path of a file, for example "
                         + Variables.POSTMORTEMS_FILE.defaultValue());
             }
-            return new Settings.Management(file);
+            return file;
         } catch (java.nio.file.InvalidPathException e) {
             environment.problem(Variables.POSTMORTEMS_FILE, "is not a valid file path");
-            return new Settings.Management(java.nio.file.Path.of(Variables.POSTMORTEMS_FILE.defaultValue()));
+            return java.nio.file.Path.of(Variables.POSTMORTEMS_FILE.defaultValue());
         }
     }
 
@@ -154,9 +171,10 @@ public final class SettingsReader {
         Map<String, String> tenants = maps.tenants();
         Map<String, List<String>> tools = maps.tools();
         Map<String, List<String>> sources = maps.sources();
+        Map<String, List<String>> products = maps.products();
         PerKeyMaps.Rates rates = maps.rates();
         keys = keys.stream().map(key -> new Settings.ApiKeyEntry(key.name(), key.token(), tenants.getOrDefault(key.name(), ""),
-                allowLists(tools.get(key.name()), sources.get(key.name())))).toList();
+                allowLists(tools.get(key.name()), sources.get(key.name()), products.get(key.name())))).toList();
         int problemsBefore = environment.problems().size();
         int perCredential = environment.integer(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, 1, 1_000_000);
         int total = environment.integer(Variables.MCP_MAX_SESSIONS, 1, 1_000_000);
@@ -187,8 +205,11 @@ public final class SettingsReader {
         return new Settings.TokenBudget(dailyTokens, file);
     }
 
-    private static AllowLists allowLists(List<String> tools, List<String> sources) {
+    private static AllowLists allowLists(List<String> tools, List<String> sources, List<String> products) {
         AllowLists lists = AllowLists.none();
+        if (products != null) {
+            lists = lists.withProducts(products);
+        }
         if (tools != null) {
             lists = lists.withTools(tools);
         }

@@ -38,7 +38,6 @@ public final class UnknownVariables {
      * ({@link #notSupportedYet}).
      */
     static final Map<String, String> NOT_SUPPORTED_YET = Map.of(
-            "OMCP_KEY_PRODUCTS", "products do not exist in this version; OMCP_KEY_TOOLS limits the tools of a key",
             "OMCP_KEY_BYPASS_REDACTION", "no credential may skip redaction in this version; query_logs output stays redacted");
     /**
      * Gateway names that, without the prefix, are ordinary variables of other programs: web

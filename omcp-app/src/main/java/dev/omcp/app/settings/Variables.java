@@ -19,6 +19,9 @@ public final class Variables {
             "Tool allow-list of each API key as name=toolA|toolB;...: the key sees and may call only those tools.", false);
     public static final Variable KEY_SOURCES = new Variable("OMCP_KEY_SOURCES", List.of(), "",
             "Source allow-list of each API key as name=sourceA|sourceB;...: the key's tool calls use only those sources.", false);
+    public static final Variable KEY_PRODUCTS = new Variable("OMCP_KEY_PRODUCTS", List.of(), "",
+            "Products of each API key as name=productA|productB;...: the key may use only those Products' endpoints, and at /mcp"
+                    + " only their tools.", false);
     public static final Variable KEY_RATE_PER_MIN = new Variable("OMCP_KEY_RATE_PER_MIN", List.of(), "",
             "Per API key override of the MCP rate limit as name=count;name=off; an unknown key or a bad count is skipped with a"
                     + " warning (spec 8).", false);
@@ -258,6 +261,9 @@ public final class Variables {
             "omcp hash-password: true accepts passwords that break the policy (violations are still printed).", false);
 
     // --- management API (docs/management-api.md)
+    public static final Variable PRODUCTS_FILE = new Variable("OMCP_PRODUCTS_FILE", List.of(), "",
+            "YAML (.yaml, .yml) or JSON (.json) file of the Products, read at start and rewritten atomically (mode 0600) on every"
+                    + " change; unset, Products live in memory only.", false);
     public static final Variable POSTMORTEMS_FILE = new Variable("OMCP_POSTMORTEMS_FILE", List.of(), "/tmp/postmortems.jsonl",
             "Append-only JSONL file of stored post-mortems (created mode 0600 on the first report; spec 8 default).", false);
 
@@ -274,7 +280,7 @@ public final class Variables {
 
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = concat(List.of(
-            HOST, PORT, API_KEYS, KEY_TENANTS, KEY_TOOLS, KEY_SOURCES, KEY_RATE_PER_MIN,
+            HOST, PORT, API_KEYS, KEY_TENANTS, KEY_TOOLS, KEY_SOURCES, KEY_PRODUCTS, KEY_RATE_PER_MIN,
             MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_RATE_PER_MIN, TOOL_DAILY_TOKENS, TOKEN_BUDGET_FILE,
             ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
@@ -285,7 +291,7 @@ public final class Variables {
             ALLOW_PRIVATE_BACKENDS, NAT64_PREFIXES,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
             BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REVOKED_KEYS, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
-            POSTMORTEMS_FILE),
+            POSTMORTEMS_FILE, PRODUCTS_FILE),
             ACCESS_CONTROL, ANALYSIS);
 
     @SafeVarargs

@@ -12,7 +12,12 @@ import dev.omcp.app.settings.Variables;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.audit.AuditChain;
+import dev.omcp.adapters.http.products.ProductRoutes;
+import dev.omcp.adapters.storage.products.InvalidProductsFileException;
+import dev.omcp.adapters.storage.products.ProductsFile;
 import dev.omcp.core.gateway.Gateway;
+import dev.omcp.core.products.InMemoryProductStore;
+import dev.omcp.ports.products.ProductStore;
 import dev.omcp.core.guidance.AgentGuide;
 import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.sources.SourceRegistry;
@@ -170,6 +175,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .hookModeOverride(plugins.hookMode())
                 .tokenBudget(budget.dailyTokens())
                 .tokenUsageStore(usageStore)
+                .productStore(productStore(settings.management()))
                 .verifiedBy(ConformanceVerification.MCP_CONFORMANCE_SUITE)
                 // spec 2.10: true values for what is configured, read on every request so they stay true;
                 // toolRatePerMin is the default limit, null when OMCP_TOOL_RATE_PER_MIN disabled it
@@ -184,6 +190,7 @@ public final class GatewayAssembly implements AutoCloseable {
         Gateway gateway = builder.build();
         // after the build: the tools the key lists are checked against those registered by then
         AgentKeys.warn(settings.agent(), gateway.tools().snapshot().byName().keySet(), tenantOfEachSource(sources.registry()));
+        ProductWarnings.warn(settings.agent(), gateway.products().all(), gateway.tools().snapshot().byName().keySet());
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
@@ -198,9 +205,11 @@ public final class GatewayAssembly implements AutoCloseable {
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .requestRate(gateway.requestRate())
+                .products(gateway.products())
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
                 .module(new UsageRoutes(gateway.requestRate(), gateway.tokenUsage()))
+                .module(new ProductRoutes(gateway.products(), access.policy()))
                 .audit(audit)
                 .module(sources.routes())
                 .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
@@ -396,4 +405,20 @@ public final class GatewayAssembly implements AutoCloseable {
     public dev.omcp.core.sources.SourceRegistry sources() {
         return sources.registry();
     }
+
+    /**
+     * The Products' store: {@code OMCP_PRODUCTS_FILE}, read whole now (a file with any problem refuses the start, every
+     * problem listed), or memory.
+     */
+    private static ProductStore productStore(Settings.Management management) {
+        if (management.productsFile().isEmpty()) {
+            return new InMemoryProductStore();
+        }
+        try {
+            return ProductsFile.open(management.productsFile().get());
+        } catch (InvalidProductsFileException e) {
+            throw new StartRefusedException(e.getMessage());
+        }
+    }
+
 }

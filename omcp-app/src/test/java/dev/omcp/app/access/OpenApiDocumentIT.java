@@ -53,18 +53,24 @@ class OpenApiDocumentIT {
      * For every route that reads a JSON body, a body written from its published schema alone: valid by it, and
      * each of its required members left out in turn is a body the gateway must refuse. A new route needs one here.
      */
-    private static final Map<String, String> VALID_BODIES = Map.of(
-            "POST /api/auth/login", "{\"username\": \"nobody\", \"password\": \"not-the-password\"}",
-            "POST /api/auth/revocations", "{\"sub\": \"nobody\", \"reason\": \"left the team\"}",
-            "PUT /api/settings", "{\"healthThresholds\": {\"latency_p99\": {\"degraded\": 400, \"critical\": 1500, \"weight\": 2}}}",
-            "PUT /api/health/thresholds", "{\"cpu\": {\"degraded\": 0.7, \"critical\": 0.9, \"enabled\": true}}",
-            "POST /api/sources", "{\"name\": \"added-by-schema\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\", "
-                    + "\"enabled\": false, \"settings\": {}}",
-            "POST /api/sources/test", "{\"name\": \"probe\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}",
-            "PUT /api/sources/{name}", "{\"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}",
-            "POST /api/postmortems", "{\"service\": \"payments\", \"duration\": \"30m\"}",
-            "POST /api/playground/invoke", "{\"tool\": \"list_sources\", \"arguments\": {}}",
-            "POST /api/connectors/install", "{\"name\": \"no-such-connector\", \"version\": \"1.0.0\"}");
+    private static final Map<String, String> VALID_BODIES = Map.ofEntries(
+            Map.entry("POST /api/auth/login", "{\"username\": \"nobody\", \"password\": \"not-the-password\"}"),
+            Map.entry("POST /api/auth/revocations", "{\"sub\": \"nobody\", \"reason\": \"left the team\"}"),
+            Map.entry("PUT /api/settings",
+                    "{\"healthThresholds\": {\"latency_p99\": {\"degraded\": 400, \"critical\": 1500, \"weight\": 2}}}"),
+            Map.entry("PUT /api/health/thresholds", "{\"cpu\": {\"degraded\": 0.7, \"critical\": 0.9, \"enabled\": true}}"),
+            Map.entry("POST /api/sources", "{\"name\": \"added-by-schema\", \"type\": \"prometheus\", "
+                    + "\"url\": \"http://127.0.0.1:1\", "
+                    + "\"enabled\": false, \"settings\": {}}"),
+            Map.entry("POST /api/sources/test",
+                    "{\"name\": \"probe\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}"),
+            Map.entry("PUT /api/sources/{name}", "{\"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\"}"),
+            Map.entry("POST /api/postmortems", "{\"service\": \"payments\", \"duration\": \"30m\"}"),
+            Map.entry("POST /api/playground/invoke", "{\"tool\": \"list_sources\", \"arguments\": {}}"),
+            Map.entry("POST /api/connectors/install", "{\"name\": \"no-such-connector\", \"version\": \"1.0.0\"}"),
+            // "pm-none" is the path's {id} (PATH_VALUES); list_sources is a registered tool
+            Map.entry("PUT /api/products/{id}", "{\"id\": \"pm-none\", \"name\": \"Schema example\", \"status\": \"staging\", "
+                    + "\"tools\": [\"list_sources\"]}"));
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
 

@@ -221,12 +221,26 @@ class PerKeyMapsTest {
     }
 
     @Test
-    void productsAndRedactionBypass_areNotRead_soTheirValuesCannotStopTheStart() throws Exception {
-        Settings settings = read("OMCP_KEY_PRODUCTS", "ci=payments;;nonsense", "OMCP_KEY_BYPASS_REDACTION", "ci,ops");
+    void theProductsMap_isReadLikeTheToolsMap_intoTheKeysAllowLists() throws Exception {
+        Settings settings = read("OMCP_KEY_PRODUCTS", " ci = payments | logs ;");
+
+        assertThat(key(settings, "ci").allowLists().products()).contains(Set.of("payments", "logs"));
+        assertThat(key(settings, "ci").allowLists().tools()).as("a Product list is no tool list").isEmpty();
+        assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_PRODUCTS", "ci=payments"))).as("supported now").isEmpty();
+    }
+
+    @Test
+    void aProductsItemThatIsNoProductId_refusesTheStart() {
+        assertThat(problems("OMCP_KEY_PRODUCTS", "ci=payments|Payments!")).singleElement().asString()
+                .startsWith("OMCP_KEY_PRODUCTS entry 1 (key 'ci') lists 'Payments!', which is not a Product id");
+    }
+
+    @Test
+    void redactionBypass_isNotRead_soItsValueCannotStopTheStart() throws Exception {
+        Settings settings = read("OMCP_KEY_BYPASS_REDACTION", "ci,ops");
 
         assertThat(key(settings, "ci").allowLists()).isEqualTo(AllowLists.none());
-        assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_PRODUCTS", "ci=payments", "OMCP_KEY_BYPASS_REDACTION", " ")))
-                .extracting(UnknownVariables.NotSupported::name).as("a blank value is unset").containsExactly("OMCP_KEY_PRODUCTS");
+        assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_BYPASS_REDACTION", " "))).as("a blank value is unset").isEmpty();
         assertThat(settings.agent().warnings()).isEmpty();
     }
 }

@@ -43,7 +43,7 @@ class UnknownVariablesTest {
 
         assertThat(UnknownVariables.in(env)).as("no typo to guess at").isEmpty();
         assertThat(UnknownVariables.notSupportedYet(env)).extracting(UnknownVariables.NotSupported::name)
-                .containsExactly("OMCP_KEY_BYPASS_REDACTION", "OMCP_KEY_PRODUCTS");
+                .containsExactly("OMCP_KEY_BYPASS_REDACTION");
         assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_TOOLS", "ci=list_sources"))).isEmpty();
     }
 

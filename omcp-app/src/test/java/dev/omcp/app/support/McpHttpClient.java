@@ -16,8 +16,17 @@ public final class McpHttpClient {
     private String sessionId;
 
     public McpHttpClient(String baseUrl, Map<String, String> headers) {
-        this.url = baseUrl + "/mcp";
+        this(headers, baseUrl + "/mcp");
+    }
+
+    private McpHttpClient(Map<String, String> headers, String endpointUrl) {
+        this.url = endpointUrl;
         this.headers = Map.copyOf(headers);
+    }
+
+    /** A client of the MCP endpoint at {@code endpointUrl} itself, such as a Product's {@code .../mcp/v/<id>}. */
+    public static McpHttpClient at(String endpointUrl, Map<String, String> headers) {
+        return new McpHttpClient(headers, endpointUrl);
     }
 
     public McpHttpClient(String baseUrl) {

@@ -26,12 +26,16 @@ import dev.omcp.core.mcp.session.SessionStreams;
 import dev.omcp.core.policy.RolePolicy;
 import dev.omcp.core.quota.CredentialRateLimiter;
 import dev.omcp.core.schema.JsonSchemaValidator;
+import dev.omcp.core.products.InMemoryProductStore;
+import dev.omcp.core.products.ProductCatalog;
+import dev.omcp.core.products.ProductToolVisibility;
 import dev.omcp.core.tools.ToolRegistry;
 import dev.omcp.core.tools.ToolVisibility;
 import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.budget.ReadTokenUsage;
 import dev.omcp.ports.budget.TokenUsageSnapshot;
 import dev.omcp.ports.budget.TokenUsageStore;
+import dev.omcp.ports.products.ProductStore;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.info.Governance;
@@ -81,9 +85,12 @@ public final class Gateway {
     private final InvokeTool invokeTool;
     private final ReadTokenUsage tokenUsage;
     private final RequestRateLimit requestRate;
+    private final ProductCatalog products;
 
     private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools,
-            AccessPolicy accessPolicy, InvokeTool invokeTool, ReadTokenUsage tokenUsage, RequestRateLimit requestRate) {
+            AccessPolicy accessPolicy, InvokeTool invokeTool, ReadTokenUsage tokenUsage, RequestRateLimit requestRate,
+            ProductCatalog products) {
+        this.products = products;
         this.tokenUsage = tokenUsage;
         this.requestRate = requestRate;
         this.accessPolicy = accessPolicy;
@@ -149,6 +156,14 @@ public final class Gateway {
         return tools;
     }
 
+    /**
+     * The Products (spec 2.16): the management use cases ({@code ProductRoutes}) and the agent endpoint
+     * {@code /mcp/v/<id>} ({@code GatewayHttpServer.Builder.products}) both take this one catalog.
+     */
+    public ProductCatalog products() {
+        return products;
+    }
+
     /** Assembles a {@link Gateway}. Not thread-safe; build once. */
     public static final class Builder {
         private String name = "omcp";
@@ -181,8 +196,17 @@ public final class Gateway {
         private AccessPolicy accessPolicy = RolePolicy.builtin();
         private long dailyTokens;
         private TokenUsageStore tokenUsageStore = TokenUsageStore.memoryOnly();
+        private ProductStore productStore = new InMemoryProductStore();
 
         private Builder() {}
+
+        /**
+         * Where the Products live (spec 2.16); default memory only. Read once, when the gateway is built.
+         */
+        public Builder productStore(ProductStore store) {
+            this.productStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
 
         /** Server name in {@code initialize} and {@code /api/info}; default {@code omcp}. */
         public Builder name(String name) {
@@ -439,8 +463,10 @@ public final class Gateway {
             ClientRequests clientRequests = new ClientRequests();
             ToolRegistry registry = new ToolRegistry();
             registry.registerAll(toolList);
-            // a key's tool list is part of its credential: no visibility an embedder gives may drop it
-            ToolVisibility visibility = ToolVisibility.callersAllowList().and(toolVisibility);
+            ProductCatalog products = new ProductCatalog(productStore, tool -> registry.find(tool).isPresent());
+            // a key's tool list and Products are part of its credential (and a Product endpoint's limit part of the
+            // request): no visibility an embedder gives may drop them
+            ToolVisibility visibility = ToolVisibility.callersAllowList().and(new ProductToolVisibility(products)).and(toolVisibility);
 
             LifecycleMethods lifecycle = new LifecycleMethods(name, title == null ? name : title, version, instructions, sessions);
             ToolMethods toolMethods = new ToolMethods(registry, visibility, new JsonSchemaValidator(), clientRequests, toolsPageSize);
@@ -492,7 +518,8 @@ public final class Gateway {
             CredentialRateLimiter requestRate = new CredentialRateLimiter(
                     apiKeys.stream().map(key -> new CredentialRateLimiter.Credential(key.name(), key.tenant())).toList(),
                     defaultRequestRate, requestRateOverrides, clock);
-            return new Gateway(dispatcher, authentication, description, registry, accessPolicy, inProcess, tokenUsage, requestRate);
+            return new Gateway(dispatcher, authentication, description, registry, accessPolicy, inProcess, tokenUsage, requestRate,
+                    products);
         }
 
         /** The ledger of the token budget, with what the store kept, tracked by the store from now on. */

@@ -8,7 +8,8 @@ import java.util.Set;
  * Server-side state of one MCP session.
  *
  * @param id the {@code MCP-Session-Id}: 128 bits or more from a cryptographic random source
- * @param ownerId {@link dev.omcp.ports.identity.Principal#id()} of the credential that opened it
+ * @param ownerId {@link dev.omcp.ports.identity.Principal#id()} of the credential that opened it, with the Products it
+ *     was opened under when a Product limited it (a session of {@code /mcp/v/<id>} serves only that endpoint)
  * @param protocolVersion the negotiated protocol revision
  * @param clientName the {@code clientInfo.name} the client sent, for logs and Inspect
  * @param clientCapabilities top-level capability names the client announced, for example

@@ -16,6 +16,7 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.products.ProductEndpoints;
 import dev.omcp.ports.ratelimit.RateDecision;
 import dev.omcp.ports.ratelimit.RequestRateLimit;
 import io.javalin.http.Context;
@@ -43,8 +44,14 @@ import org.slf4j.LoggerFactory;
  * per POST (or, in a session of MCP 2025-03-26, a batch of them), answered as JSON or, when the
  * handler streams, as SSE; {@code GET} opens the server-to-client stream of a session ({@code HEAD}
  * answers what it would, without the stream); {@code DELETE} ends a session. Other methods get 405.
+ *
+ * <p>The same transport serves each Product's endpoint {@code /mcp/v/<product-id>} (spec 4.1): the same checks, in
+ * the same order, and then the caller limited to that Product before the endpoint sees anything, so its tools are the
+ * Product's (the path the core takes for a key's own tool list) and its sessions serve that endpoint only.
  */
 public final class StreamableHttpTransport {
+    /** The path parameter naming the Product at {@code /mcp/v/{product}}. */
+    public static final String PRODUCT_PARAMETER = "product";
     private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String PROTOCOL_HEADER = "Mcp-Protocol-Version";
@@ -75,6 +82,8 @@ public final class StreamableHttpTransport {
     private final Map<String, OpenStream> openStreams = new ConcurrentHashMap<>();
     /** The answers of POST streams, which a client whose stream broke may fetch with a GET. */
     private final PostStreamReplay replay;
+    /** What each Product's endpoint serves; none without Products. */
+    private volatile ProductEndpoints products = (caller, id) -> Optional.empty();
     private volatile boolean closing;
 
     /** A transport that limits no credential's request rate. */
@@ -110,6 +119,11 @@ public final class StreamableHttpTransport {
         this.maxBodyBytes = maxBodyBytes;
         this.bodyDeadlines = Objects.requireNonNull(bodyDeadlines, "bodyDeadlines");
         this.replay = replay;
+    }
+
+    /** Serves {@code /mcp/v/<product-id>} with {@code products}; set once, before the server starts. */
+    public void products(ProductEndpoints products) {
+        this.products = Objects.requireNonNull(products, "products");
     }
 
     /** {@code POST /mcp}: one JSON-RPC message, or a batch of them. */
@@ -522,7 +536,24 @@ public final class StreamableHttpTransport {
             }
             case RateDecision.Unlimited unlimited -> { }
         }
-        return principal;
+        String product = ctx.pathParamMap().get(PRODUCT_PARAMETER);
+        if (product == null) {
+            return principal;
+        }
+        Optional<Principal> served = products.serve(principal.get(), product);
+        if (served.isEmpty()) {
+            // no such Product, a staging one, another tenant's, or one the key may not use: one answer for all, so the
+            // endpoint tells a caller nothing about the Products it may not use
+            metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, McpRefusalReason.PRODUCT_NOT_FOUND);
+            RequestBodies.drainOrClose(ctx);
+            ctx.status(404).contentType(JSON).result(Jsonp.object()
+                    .add("code", "OMCP_PRODUCT_NOT_FOUND")
+                    .add("error", "Not Found: no Product of that id is served to you here; GET /api/products lists the Products"
+                            + " (an administrator sees which are staging)")
+                    .build()
+                    .toString());
+        }
+        return served;
     }
 
     private Optional<Principal> authenticate(Context ctx) {

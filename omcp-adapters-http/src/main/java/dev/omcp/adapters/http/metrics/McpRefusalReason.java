@@ -41,6 +41,11 @@ public enum McpRefusalReason {
     METHOD_NOT_ALLOWED("method-not-allowed", Transports.HTTP),
     /** A GET whose {@code Last-Event-ID} names a POST stream whose answer is no longer kept (405). */
     STREAM_NOT_RESUMABLE("stream-not-resumable", Transports.HTTP),
+    /**
+     * A Product endpoint ({@code /mcp/v/<id>}) that does not serve the caller: no such Product, a staging one, another
+     * tenant's, or one its key may not use (404 {@code OMCP_PRODUCT_NOT_FOUND}).
+     */
+    PRODUCT_NOT_FOUND("product-not-found", Transports.HTTP),
     /** A policy refused the caller (403). */
     FORBIDDEN("forbidden", Transports.BOTH),
     /** An interceptor of the dispatcher (an embedder's own) refused the caller for its request rate (429). */

@@ -24,6 +24,7 @@ import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.products.ProductEndpoints;
 import dev.omcp.ports.ratelimit.RequestRateLimit;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.sdk.text.LogPace;
@@ -58,6 +59,8 @@ import org.slf4j.LoggerFactory;
 public final class GatewayHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayHttpServer.class);
     private static final String TRACKED = "omcp.tracked";
+    /** Each Product's agent endpoint (spec 4.1). */
+    private static final String PRODUCT_ENDPOINT = "/mcp/v/{" + StreamableHttpTransport.PRODUCT_PARAMETER + "}";
     /** The public probes: off loopback they answer any Host (see HostOriginGuard#checkProbe). */
     private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/metrics");
 
@@ -105,6 +108,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         this.bodyDeadlines = new BodyDeadlines(settings.bodyReadGrace(), settings.bodyMinBytesPerSecond());
         this.streamableHttp = new StreamableHttpTransport(
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(), bodyDeadlines, builder.requestRate);
+        builder.products.ifPresent(streamableHttp::products);
         LogPace lateBodyLines = new LogPace(builder.clock, LATE_BODY_LOG_EVERY);
         this.webSocket = WebSocketTransport.builder()
                 .endpoint(builder.mcp)
@@ -172,14 +176,17 @@ public final class GatewayHttpServer implements AutoCloseable {
             });
             config.routes.after(this::exitTracked);
 
-            config.routes.post("/mcp", streamableHttp::post);
-            config.routes.get("/mcp", streamableHttp::get);
-            config.routes.delete("/mcp", streamableHttp::delete);
-            config.routes.head("/mcp", streamableHttp::head);
-            config.routes.options("/mcp", streamableHttp::options);
-            // a method /mcp does not serve is a 405 with Allow (RFC 9110), not an unknown route
-            config.routes.put("/mcp", streamableHttp::methodNotAllowed);
-            config.routes.patch("/mcp", streamableHttp::methodNotAllowed);
+            // /mcp, and each Product's endpoint (spec 4.1), which the transport narrows to the Product
+            for (String path : List.of("/mcp", PRODUCT_ENDPOINT)) {
+                config.routes.post(path, streamableHttp::post);
+                config.routes.get(path, streamableHttp::get);
+                config.routes.delete(path, streamableHttp::delete);
+                config.routes.head(path, streamableHttp::head);
+                config.routes.options(path, streamableHttp::options);
+                // a method /mcp does not serve is a 405 with Allow (RFC 9110), not an unknown route
+                config.routes.put(path, streamableHttp::methodNotAllowed);
+                config.routes.patch(path, streamableHttp::methodNotAllowed);
+            }
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
                 // An upgrade is not tracked as in flight, an open socket neither: the messages it is handling
                 // are (WebSocketTransport counts them in inFlight), and shutdown closes it with 1001 once they are done.
@@ -461,7 +468,7 @@ public final class GatewayHttpServer implements AutoCloseable {
                     LogField.of(ctx.req().getRemoteAddr()), LogField.of(route), ctx.method(), e.arrivedBytes(), e.elapsedMillis(),
                     occurrences);
         }
-        if ("/mcp".equals(route)) {
+        if ("/mcp".equals(route) || PRODUCT_ENDPOINT.equals(route)) {
             metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, McpRefusalReason.BODY_TIMEOUT);
             StreamableHttpTransport.refuseLateBody(ctx, "Request Timeout: " + e.getMessage());
             return;
@@ -487,7 +494,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         return switch (path) {
             case "/mcp" -> McpTransport.STREAMABLE_HTTP;
             case "/mcp/ws" -> McpTransport.WEBSOCKET;
-            default -> null;
+            default -> path.startsWith("/mcp/v/") ? McpTransport.STREAMABLE_HTTP : null;
         };
     }
 
@@ -515,8 +522,18 @@ public final class GatewayHttpServer implements AutoCloseable {
         private int webSocketsPerCredential = WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL;
         private Optional<AuditHistory> audit = Optional.empty();
         private RequestRateLimit requestRate = RequestRateLimit.none();
+        private Optional<ProductEndpoints> products = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * What each Product's endpoint {@code /mcp/v/<product-id>} serves (spec 4.1): {@code gateway.products()}.
+         * Default: none, every such path answers 404 {@code OMCP_PRODUCT_NOT_FOUND}.
+         */
+        public Builder products(ProductEndpoints products) {
+            this.products = Optional.of(Objects.requireNonNull(products, "products"));
+            return this;
+        }
 
         /**
          * The per-credential request rate limit of {@code /mcp} and {@code /mcp/ws} (spec 7.2, 8):

@@ -98,7 +98,7 @@ public final class McpSessions {
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Instant now = clock.instant();
         McpSession session = new McpSession(
-                id, principal.id(), revision.wireName(), clientName, bounded(capabilities), LogLevel.INFO.wireName(), now);
+                id, owner(principal), revision.wireName(), clientName, bounded(capabilities), LogLevel.INFO.wireName(), now);
         if (opened.incrementAndGet() % SWEEP_EVERY == 0) {
             store.removeIdleSince(now.minus(idleTimeout));
         }
@@ -153,7 +153,7 @@ public final class McpSessions {
             store.remove(id);
             return Optional.empty();
         }
-        if (!session.ownerId().equals(principal.id())) {
+        if (!session.ownerId().equals(owner(principal))) {
             return Optional.empty();
         }
         if (Duration.between(session.lastSeen(), now).compareTo(TOUCH_GRANULARITY) >= 0) {
@@ -161,6 +161,18 @@ public final class McpSessions {
             session = session.withLastSeen(now);
         }
         return Optional.of(session);
+    }
+
+    /**
+     * Whom a session belongs to: the credential, and the Products it was opened under. A session opened at
+     * {@code /mcp/v/<product>} serves that endpoint only, and one opened at {@code /mcp} is unknown at a Product's
+     * endpoint: presenting its id elsewhere cannot widen or swap the tools it was opened with. The per-credential
+     * session limit counts each such owner on its own.
+     */
+    static String owner(Principal principal) {
+        return principal.allowLists().products()
+                .map(products -> principal.id() + " products=" + String.join(",", products))
+                .orElse(principal.id());
     }
 
     /**
