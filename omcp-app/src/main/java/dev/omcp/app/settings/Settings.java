@@ -26,9 +26,10 @@ import java.util.OptionalInt;
  * @param analysis how the tools analyse and enrich results (catalog, redaction, anomaly remote write,
  *     IP enrichment, post-mortem template)
  * @param management the management API's own stores
+ * @param scim SCIM provisioning and the entitlement it needs
  */
 public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins,
-        AccessControlSettings access, Tools tools, AnalysisSettings analysis, Management management) {
+        AccessControlSettings access, Tools tools, AnalysisSettings analysis, Management management, Scim scim) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
@@ -40,6 +41,34 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         Objects.requireNonNull(tools, "tools");
         Objects.requireNonNull(analysis, "analysis");
         Objects.requireNonNull(management, "management");
+        Objects.requireNonNull(scim, "scim");
+    }
+
+    /**
+     * SCIM provisioning (spec 4.5, 5.6) and the entitlement token (DECISIONS.md "Entitlements").
+     *
+     * @param entitlementToken {@code OMCP_ENTITLEMENT_TOKEN}; never printed
+     * @param entitlementKey {@code OMCP_ENTITLEMENT_PUBKEY} as given (PEM text or {@code @path})
+     * @param token {@code OMCP_SCIM_TOKEN}; empty: SCIM is off; never printed
+     * @param store {@code OMCP_SCIM_STORE}
+     * @param groupRoles {@code OMCP_SCIM_GROUP_ROLE_MAP}: group display name to role
+     */
+    public record Scim(Optional<String> entitlementToken, Optional<String> entitlementKey, Optional<String> token, Path store,
+            Map<String, String> groupRoles) {
+        public Scim {
+            Objects.requireNonNull(entitlementToken, "entitlementToken");
+            Objects.requireNonNull(entitlementKey, "entitlementKey");
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(store, "store");
+            groupRoles = Map.copyOf(groupRoles);
+        }
+
+        /** Never prints the tokens. */
+        @Override
+        public String toString() {
+            return "Scim[entitlementToken=" + entitlementToken.isPresent() + ", token=" + token.isPresent() + ", store=" + store
+                    + ", groupRoles=" + groupRoles + "]";
+        }
     }
 
     /**

@@ -122,10 +122,11 @@ public final class SettingsReader {
         Settings.Tools tools = tools(environment);
         AnalysisSettings analysis = AnalysisSettingsReader.read(environment, connectors.egressRules(), files);
         Settings.Management management = management(environment);
+        Settings.Scim scim = ScimSettingsReader.read(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools, analysis, management);
+        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools, analysis, management, scim);
     }
 
     private static Settings.Management management(Environment environment) {

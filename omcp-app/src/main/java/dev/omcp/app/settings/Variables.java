@@ -267,6 +267,30 @@ public final class Variables {
     public static final Variable POSTMORTEMS_FILE = new Variable("OMCP_POSTMORTEMS_FILE", List.of(), "/tmp/postmortems.jsonl",
             "Append-only JSONL file of stored post-mortems (created mode 0600 on the first report; spec 8 default).", false);
 
+    // --- SCIM provisioning and entitlements (docs/scim.md)
+    public static final Variable ENTITLEMENT_TOKEN = new Variable("OMCP_ENTITLEMENT_TOKEN", List.of(), "",
+            "Entitlement token (payload.signature, base64url) granting licensed features such as scim; an invalid or expired one"
+                    + " never stops the gateway, the feature stays off and the log says why.", true);
+    public static final Variable ENTITLEMENT_PUBKEY = new Variable("OMCP_ENTITLEMENT_PUBKEY", List.of(), "",
+            "Ed25519 public key (PEM, or @path of a PEM file) the entitlement token is verified against.", false);
+    public static final Variable SCIM_TOKEN = new Variable("OMCP_SCIM_TOKEN", List.of(), "",
+            "Bearer token the identity provider sends to /scim/v2; SCIM is mounted only when this is set and the scim"
+                    + " entitlement is held.", true);
+    public static final Variable SCIM_STORE = new Variable("OMCP_SCIM_STORE", List.of(), "/tmp/scim.json",
+            "JSON file of the SCIM directory (created mode 0600, replaced atomically; spec 8 default).", false);
+    public static final Variable SCIM_BACKEND = new Variable("OMCP_SCIM_BACKEND", List.of(), "file",
+            "Where the SCIM directory is kept: file (OMCP_SCIM_STORE); redis (alias store) is not supported yet and refused.",
+            false);
+    public static final Variable SCIM_REDIS_URL = new Variable("OMCP_SCIM_REDIS_URL", List.of("OMCP_SCIM_STORE_URL"), "",
+            "Redis URL of OMCP_SCIM_BACKEND=redis, which is not supported yet: setting it is refused at start.", true);
+    public static final Variable SCIM_GROUP_ROLE_MAP = new Variable("OMCP_SCIM_GROUP_ROLE_MAP", List.of(), "",
+            "SCIM groups to roles as group:role,group:role; not applied to logins yet (docs/scim.md), checked for its form.",
+            false);
+
+    /** The SCIM and entitlement variables, in the order the configuration page lists them. */
+    public static final List<Variable> SCIM = List.of(ENTITLEMENT_TOKEN, ENTITLEMENT_PUBKEY, SCIM_TOKEN, SCIM_STORE, SCIM_BACKEND,
+            SCIM_REDIS_URL, SCIM_GROUP_ROLE_MAP);
+
     /** The access-control variables, in the order the configuration page lists them. */
     public static final List<Variable> ACCESS_CONTROL = List.of(
             AUTH, USERS_FILE, SESSION_SECRET, SESSION_LIFETIME, AUTH_ALLOW_FALLBACK,
@@ -292,7 +316,7 @@ public final class Variables {
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
             BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REVOKED_KEYS, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
             POSTMORTEMS_FILE, PRODUCTS_FILE),
-            ACCESS_CONTROL, ANALYSIS);
+            ACCESS_CONTROL, ANALYSIS, SCIM);
 
     @SafeVarargs
     private static List<Variable> concat(List<Variable>... parts) {

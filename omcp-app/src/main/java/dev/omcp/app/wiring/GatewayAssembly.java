@@ -218,6 +218,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
+        ScimAssembly.module(settings.scim(), clock, access.revocations()).ifPresent(httpBuilder::module);
         HealthThresholdsStore thresholdsStore = options.throwawayFiles()
                 ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
                 : started.sourceStore().thresholds();

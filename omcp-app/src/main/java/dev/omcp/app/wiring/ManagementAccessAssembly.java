@@ -94,7 +94,8 @@ final class ManagementAccessAssembly {
             boolean secretEphemeral,
             boolean trustProxy,
             TrustedProxies proxies,
-            List<AutoCloseable> closeables) {}
+            List<AutoCloseable> closeables,
+            dev.omcp.ports.auth.SessionRevocations revocations) {}
 
     static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit) {
         List<AutoCloseable> closeables = new ArrayList<>();
@@ -207,7 +208,7 @@ final class ManagementAccessAssembly {
                 settings.policyFile().isPresent() ? "file" : settings.opa().isPresent() ? "opa" : "builtin",
                 redis.isPresent() ? "redis" : "memory", proxies.description());
         return new Built(guard, modules, new SecurityHeaders(settings.cspStrictReport()), policy, mode.wireName(),
-                loginMode && ephemeral, proxies.enabled(), proxies, closeables);
+                loginMode && ephemeral, proxies.enabled(), proxies, closeables, revocations);
     }
 
     /** A role a user (or, in an OIDC role map, a claim value) is given that the policy does not define. */

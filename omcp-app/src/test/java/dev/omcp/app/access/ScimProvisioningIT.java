@@ -1,0 +1,243 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.testkit.time.ManualClock;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Spec 4.5, 5.6, 7.4 (SCIM rows): /scim/v2 through real HTTP, with the entitlement, the bearer, audit and deprovisioning. */
+class ScimProvisioningIT {
+    private static final String TOKEN = "scim-bearer-0123456789abcdef";
+    private static final String USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+    private static final String GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
+    private static final String PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+    private static final String ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(NOW);
+    private final KeyPair issuer = keys();
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    @Test
+    void withATokenButNoEntitlement_scimIsNotMounted_andTheGatewayRuns() {
+        Map<String, String> env = new HashMap<>(Map.of("OMCP_SCIM_TOKEN", TOKEN, "OMCP_SCIM_STORE", dir.resolve("scim.json").toString()));
+        gateway = TestGateway.start(env, clock);
+        assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(404);
+        assertThat(send("GET", "/scim/v2/ServiceProviderConfig", null, TOKEN).status).isEqualTo(404);
+        // an expired token does not stop the gateway either (spec 5.6)
+        gateway.close();
+        env.put("OMCP_ENTITLEMENT_TOKEN", token("scim", NOW.minusSeconds(7200), NOW.minusSeconds(3600)));
+        env.put("OMCP_ENTITLEMENT_PUBKEY", pem());
+        gateway = TestGateway.start(env, clock);
+        assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(404);
+        assertThat(Files.exists(dir.resolve("scim.json"))).isFalse();
+    }
+
+    @Test
+    void bearer_isRequired_andASessionCookieAloneNeverAuthorizes() {
+        gateway = entitled(TestGateway.basicMode(dir));
+        Reply none = send("GET", "/scim/v2/Users", null, null);
+        assertThat(none.status).isEqualTo(401);
+        assertThat(none.json().path("schemas").get(0).asText()).isEqualTo(ERROR);
+        assertThat(send("GET", "/scim/v2/Users", null, TOKEN + "x").status).isEqualTo(401);
+        Browser admin = gateway.browser();
+        assertThat(admin.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(admin.get("/scim/v2/Users").status()).isEqualTo(401);
+        Browser.Reply post = admin.post("/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"mallory\"}");
+        assertThat(post.status()).isEqualTo(401);
+        assertThat(send("GET", "/scim/v2/Users?filter=" + enc("userName eq \"mallory\""), null, TOKEN).json().path("totalResults").asInt())
+                .isZero();
+        AuditEvent refused = gateway.audit.events().getLast();
+        assertThat(refused.actor()).isEqualTo("unauthenticated");
+        assertThat(refused.status()).isEqualTo(401);
+    }
+
+    @Test
+    void usersAndGroups_createListFilterPatchDelete_withConflicts404sAndAudit() throws IOException {
+        gateway = entitled(Map.of());
+        assertThat(send("GET", "/scim/v2/ServiceProviderConfig", null, TOKEN).json().path("patch").path("supported").asBoolean()).isTrue();
+        Reply created = send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"bjensen\","
+                + "\"displayName\":\"Barbara\","
+                + "\"emails\":[{\"value\":\"b@example.com\",\"primary\":true}]}", TOKEN);
+        assertThat(created.status).isEqualTo(201);
+        assertThat(created.response.headers().firstValue("Content-Type").orElse("")).startsWith("application/scim+json");
+        String id = created.json().path("id").asText();
+        assertThat(created.json().path("meta").path("location").asText()).isEqualTo("/scim/v2/Users/" + id);
+        assertThat(created.response.headers().firstValue("ETag")).contains("W/\"1\"");
+        // spec 7.4: uniqueness conflict 409
+        Reply duplicate = send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"BJENSEN\"}", TOKEN);
+        assertThat(duplicate.status).isEqualTo(409);
+        assertThat(duplicate.json().path("scimType").asText()).isEqualTo("uniqueness");
+        send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"other\"}", TOKEN);
+        Reply filtered = send("GET", "/scim/v2/Users?filter=" + enc("userName eq \"bjensen\"") + "&startIndex=1&count=10", null, TOKEN);
+        assertThat(filtered.json().path("totalResults").asInt()).isEqualTo(1);
+        assertThat(filtered.json().path("Resources").get(0).path("id").asText()).isEqualTo(id);
+        assertThat(send("GET", "/scim/v2/Users?filter=" + enc("title co \"x\""), null, TOKEN).json().path("scimType").asText())
+                .isEqualTo("invalidFilter");
+        Reply patched = send("PATCH", "/scim/v2/Users/" + id, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"replace\","
+                + "\"path\":\"displayName\",\"value\":\"Babs\"}]}", TOKEN);
+        assertThat(patched.status).isEqualTo(200);
+        assertThat(patched.json().path("displayName").asText()).isEqualTo("Babs");
+
+        Reply group = send("POST", "/scim/v2/Groups", "{\"schemas\":[\"" + GROUP + "\"],\"displayName\":\"ops\",\"members\":[{\"value\":\""
+                + id + "\"}]}", TOKEN);
+        assertThat(group.status).isEqualTo(201);
+        String groupId = group.json().path("id").asText();
+        assertThat(send("POST", "/scim/v2/Groups", "{\"schemas\":[\"" + GROUP + "\"],\"displayName\":\"OPS\"}", TOKEN).status)
+                .isEqualTo(409);
+        Reply emptied = send("PATCH", "/scim/v2/Groups/" + groupId, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"remove\","
+                + "\"path\":\"members[value eq \\\"" + id + "\\\"]\"}]}", TOKEN);
+        assertThat(emptied.json().path("members").size()).isZero();
+        assertThat(send("DELETE", "/scim/v2/Groups/" + groupId, null, TOKEN).status).isEqualTo(204);
+        assertThat(send("DELETE", "/scim/v2/Users/" + id, null, TOKEN).status).isEqualTo(204);
+        // spec 7.4: unknown resource 404 with the SCIM error schema
+        Reply gone = send("GET", "/scim/v2/Users/" + id, null, TOKEN);
+        assertThat(gone.status).isEqualTo(404);
+        assertThat(gone.json().path("schemas").get(0).asText()).isEqualTo(ERROR);
+        assertThat(gone.json().path("status").asText()).isEqualTo("404");
+        assertThat(send("PATCH", "/scim/v2/Groups/nope", "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"remove\","
+                + "\"path\":\"members\"}]}", TOKEN).status).isEqualTo(404);
+
+        // spec 5.6: every mutating call audited as scim:scim with the action name
+        List<AuditEvent> scim = gateway.audit.events().stream().filter(e -> e.path().startsWith("/scim/")).toList();
+        assertThat(scim).allSatisfy(e -> assertThat(e.actor()).isEqualTo("scim:scim"));
+        assertThat(scim.stream().map(AuditEvent::action).toList()).containsExactly("User.create", "User.create", "User.create",
+                "User.update", "Group.create", "Group.create", "Group.update", "Group.delete", "User.delete", "Group.update");
+        assertThat(scim.get(0).target()).isEqualTo(id);
+
+        Path store = dir.resolve("scim.json");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store))).isEqualTo("rw-------");
+        assertThat(Files.readString(store)).contains("\"userName\":\"other\"").doesNotContain("bjensen");
+    }
+
+    @Test
+    void deprovisioningAUser_revokesTheSessionsOfTheLoginOfThatName() {
+        gateway = entitled(TestGateway.basicMode(dir));
+        Browser olivia = gateway.browser();
+        assertThat(olivia.login("olivia", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(olivia.get("/api/me").status()).isEqualTo(200);
+        String id = send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"olivia\"}", TOKEN).json()
+                .path("id").asText();
+        assertThat(olivia.get("/api/me").status()).isEqualTo(200);
+        clock.advance(Duration.ofSeconds(1));
+        Reply deactivated = send("PATCH", "/scim/v2/Users/" + id, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"replace\","
+                + "\"value\":{\"active\":false}}]}", TOKEN);
+        assertThat(deactivated.json().path("active").asBoolean()).isFalse();
+        assertThat(olivia.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void anEntitlementExpiringWhileTheGatewayRuns_takesScimAway() {
+        gateway = entitled(Map.of());
+        assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(200);
+        clock.advance(Duration.ofDays(2));
+        assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(404);
+    }
+
+    private TestGateway entitled(Map<String, String> base) {
+        Map<String, String> env = new HashMap<>(base);
+        env.put("OMCP_SCIM_TOKEN", TOKEN);
+        env.put("OMCP_SCIM_STORE", dir.resolve("scim.json").toString());
+        env.put("OMCP_ENTITLEMENT_TOKEN", token("scim", NOW.minusSeconds(60), NOW.plus(Duration.ofDays(1))));
+        env.put("OMCP_ENTITLEMENT_PUBKEY", pem());
+        return TestGateway.start(env, clock);
+    }
+
+    private record Reply(int status, String body, HttpResponse<String> response) {
+        JsonNode json() {
+            try {
+                return MAPPER.readTree(body);
+            } catch (IOException e) {
+                throw new AssertionError("not JSON: " + body, e);
+            }
+        }
+    }
+
+    private Reply send(String method, String path, String body, String bearer) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gateway.base() + path)).timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/scim+json");
+        }
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        try {
+            HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), response.body(), response);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String enc(String text) {
+        return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    private String pem() {
+        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(issuer.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
+    }
+
+    private String token(String feature, Instant iat, Instant exp) {
+        String payload = "{\"exp\":" + exp.getEpochSecond() + ",\"features\":[\"" + feature + "\"],\"iat\":" + iat.getEpochSecond()
+                + ",\"sub\":\"test\"}";
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String first = b64.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+        try {
+            Signature signer = Signature.getInstance("Ed25519");
+            signer.initSign(issuer.getPrivate());
+            signer.update(first.getBytes(StandardCharsets.US_ASCII));
+            return first + "." + b64.encodeToString(signer.sign());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static KeyPair keys() {
+        try {
+            return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

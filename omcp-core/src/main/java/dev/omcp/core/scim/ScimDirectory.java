@@ -1,0 +1,300 @@
+package dev.omcp.core.scim;
+
+import dev.omcp.ports.scim.ScimError;
+import dev.omcp.ports.scim.ScimOutcome;
+import dev.omcp.ports.scim.ScimResourceType;
+
+import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SessionRevocations;
+import dev.omcp.ports.identity.AuthKind;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.scim.ScimProvisioning;
+import dev.omcp.ports.scim.ScimSnapshot;
+import dev.omcp.ports.scim.ScimStore;
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The provisioned directory (spec 4.5): create, read, list, patch and delete Users and Groups,
+ * with uniqueness of {@code userName} and of a group's {@code displayName} (409 {@code uniqueness}),
+ * {@code meta} ({@code resourceType}, {@code created}, {@code lastModified}, {@code location},
+ * {@code version}), and deprovisioning: deleting a user, or setting {@code active} to false, voids
+ * every session of the subject named like its {@code userName} through the session blocklist, before
+ * the change is saved. Changes are serialized and each is saved whole before it is answered.
+ */
+public final class ScimDirectory implements ScimProvisioning {
+    /** Most resources one page lists (ServiceProviderConfig {@code filter.maxResults}). */
+    public static final int MAX_PAGE = 200;
+    /** The schema URN of a list answer. */
+    public static final String LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+    /** Where the resources are served; {@code meta.location} is this plus the endpoint and id. */
+    public static final String BASE_PATH = "/scim/v2";
+    /** Who acts for the identity provider: the audit actor and the revoker of deprovisioned users' sessions (spec 5.6). */
+    public static final Principal ACTOR = new Principal("scim:scim", "SCIM provisioning", AuthKind.API_KEY, "",
+            java.util.Set.of(), Optional.empty());
+
+    private final ScimStore store;
+    private final Clock clock;
+    private final Supplier<String> ids;
+    private final SessionRevocations revocations;
+    private final ReentrantLock changing = new ReentrantLock();
+    private ScimSnapshot snapshot;
+
+    /**
+     * @param ids new resource ids (random UUIDs in production)
+     * @param revocations the session blocklist deprovisioning writes to
+     */
+    public ScimDirectory(ScimStore store, Clock clock, Supplier<String> ids, SessionRevocations revocations) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        this.revocations = Objects.requireNonNull(revocations, "revocations");
+        this.snapshot = store.load();
+    }
+
+    /** Creates a resource from a POST body. */
+    @Override
+    public ScimOutcome create(ScimResourceType type, JsonObject body) {
+        if (!(body.get("schemas") instanceof jakarta.json.JsonArray schemas) || !schemas.contains(Jsonp.value(type.schema()))) {
+            return refused(ScimError.invalidSyntax("a " + type.resourceName() + " body declares schemas [\"" + type.schema() + "\"]"));
+        }
+        Map<String, JsonValue> attributes = ScimAttributes.accepted(type, body);
+        Optional<ScimError> problem = ScimAttributes.normalize(type, attributes);
+        if (problem.isPresent()) {
+            return refused(problem.get());
+        }
+        changing.lock();
+        try {
+            List<JsonObject> resources = resources(type);
+            Optional<ScimError> taken = uniqueness(type, resources, attributes, "");
+            if (taken.isPresent()) {
+                return refused(taken.get());
+            }
+            String id = ids.get();
+            Instant now = clock.instant();
+            JsonObject created = resource(type, id, attributes, now, now, 1);
+            List<JsonObject> next = new ArrayList<>(resources);
+            next.add(created);
+            save(type, next);
+            return new ScimOutcome.Done(201, Optional.of(created), Optional.of(id));
+        } finally {
+            changing.unlock();
+        }
+    }
+
+    /** One resource. */
+    @Override
+    public ScimOutcome get(ScimResourceType type, String id) {
+        return find(type, id).<ScimOutcome>map(found -> new ScimOutcome.Done(200, Optional.of(found), Optional.of(id)))
+                .orElseGet(() -> refused(ScimError.notFound(type, id)));
+    }
+
+    /**
+     * A page of the resources matching {@code filter} (RFC 7644 3.4.2.4): {@code startIndex} from 1
+     * (a smaller one reads as 1), {@code count} at most {@link #MAX_PAGE} (a negative one reads as 0).
+     */
+    @Override
+    public ScimOutcome list(ScimResourceType type, Optional<String> filter, int startIndex, int count) {
+        Optional<ScimFilter> accepted = Optional.empty();
+        if (filter.isPresent()) {
+            switch (ScimFilter.parse(filter.get(), type)) {
+                case ScimFilter.Parsed.Refused refusedFilter -> {
+                    return refused(refusedFilter.error());
+                }
+                case ScimFilter.Parsed.Accepted ok -> accepted = Optional.of(ok.filter());
+            }
+        }
+        Optional<ScimFilter> matching = accepted;
+        List<JsonObject> all = resources(type).stream().filter(r -> matching.map(f -> f.matches(r)).orElse(true)).toList();
+        int start = Math.max(1, startIndex);
+        int size = Math.min(Math.max(0, count), MAX_PAGE);
+        List<JsonObject> page = start > all.size() ? List.of() : all.subList(start - 1, Math.min(all.size(), start - 1 + size));
+        JsonArrayBuilder listed = Jsonp.array();
+        page.forEach(listed::add);
+        JsonObject body = Jsonp.object()
+                .add("schemas", Jsonp.array().add(LIST_SCHEMA))
+                .add("totalResults", all.size())
+                .add("itemsPerPage", page.size())
+                .add("startIndex", start)
+                .add("Resources", listed)
+                .build();
+        return new ScimOutcome.Done(200, Optional.of(body), Optional.empty());
+    }
+
+    /** Applies a PatchOp body; a user left inactive is deprovisioned. */
+    @Override
+    public ScimOutcome patch(ScimResourceType type, String id, JsonObject body) {
+        changing.lock();
+        try {
+            Optional<JsonObject> found = find(type, id);
+            if (found.isEmpty()) {
+                return refused(ScimError.notFound(type, id));
+            }
+            JsonObject before = found.get();
+            Map<String, JsonValue> attributes = attributesOf(type, before);
+            Optional<ScimError> problem = ScimPatch.apply(type, attributes, body)
+                    .or(() -> ScimAttributes.normalize(type, attributes));
+            if (problem.isPresent()) {
+                return refused(problem.get());
+            }
+            List<JsonObject> resources = resources(type);
+            Optional<ScimError> taken = uniqueness(type, resources, attributes, id);
+            if (taken.isPresent()) {
+                return refused(taken.get());
+            }
+            if (type == ScimResourceType.USER && active(before) && attributes.get("active") == JsonValue.FALSE) {
+                deprovision(before, "deactivated");
+            }
+            JsonObject meta = before.getJsonObject("meta");
+            JsonObject after = resource(type, id, attributes, Instant.parse(meta.getString("created")), clock.instant(),
+                    versionOf(meta) + 1);
+            save(type, resources.stream().map(r -> id.equals(r.getString("id")) ? after : r).toList());
+            return new ScimOutcome.Done(200, Optional.of(after), Optional.of(id));
+        } finally {
+            changing.unlock();
+        }
+    }
+
+    /** Deletes a resource; a user's sessions are voided first, and a group loses it as a member. */
+    @Override
+    public ScimOutcome delete(ScimResourceType type, String id) {
+        changing.lock();
+        try {
+            Optional<JsonObject> found = find(type, id);
+            if (found.isEmpty()) {
+                return refused(ScimError.notFound(type, id));
+            }
+            if (type == ScimResourceType.USER) {
+                deprovision(found.get(), "deleted");
+            }
+            save(type, resources(type).stream().filter(r -> !id.equals(r.getString("id"))).toList());
+            return new ScimOutcome.Done(204, Optional.empty(), Optional.of(id));
+        } finally {
+            changing.unlock();
+        }
+    }
+
+    /** The display names of the groups whose members include the user named {@code userName} (case-insensitive). */
+    public List<String> groupsOf(String userName) {
+        ScimSnapshot now = snapshot;
+        List<String> userIds = now.users().stream().filter(u -> u.getString("userName", "").equalsIgnoreCase(userName))
+                .map(u -> u.getString("id")).toList();
+        return now.groups().stream().filter(g -> g.getJsonArray("members") != null && g.getJsonArray("members").stream()
+                        .anyMatch(m -> m instanceof JsonObject o && userIds.contains(o.getString("value", ""))))
+                .map(g -> g.getString("displayName")).toList();
+    }
+
+    private void deprovision(JsonObject user, String how) {
+        // before the change is saved: a failure leaves the user as it was, and the identity provider retries
+        revocations.revoke(RevocationTarget.SUB, user.getString("userName"), "SCIM: user " + how + " by the identity provider", ACTOR);
+    }
+
+    private static boolean active(JsonObject user) {
+        return user.get("active") != JsonValue.FALSE;
+    }
+
+    private Optional<JsonObject> find(ScimResourceType type, String id) {
+        return resources(type).stream().filter(r -> id.equals(r.getString("id"))).findFirst();
+    }
+
+    private List<JsonObject> resources(ScimResourceType type) {
+        return type == ScimResourceType.USER ? snapshot.users() : snapshot.groups();
+    }
+
+    private void save(ScimResourceType type, List<JsonObject> resources) {
+        ScimSnapshot next = type == ScimResourceType.USER
+                ? new ScimSnapshot(resources, snapshot.groups()) : new ScimSnapshot(snapshot.users(), resources);
+        if (type == ScimResourceType.USER && resources.size() < snapshot.users().size()) {
+            next = new ScimSnapshot(resources, withoutDeletedMembers(next));
+        }
+        store.save(next);
+        // only once it is durable: a failed write leaves memory as the store is
+        snapshot = next;
+    }
+
+    private static List<JsonObject> withoutDeletedMembers(ScimSnapshot next) {
+        List<String> ids = next.users().stream().map(u -> u.getString("id")).toList();
+        List<String> groupIds = next.groups().stream().map(g -> g.getString("id")).toList();
+        return next.groups().stream().map(group -> {
+            if (group.getJsonArray("members") == null) {
+                return group;
+            }
+            JsonArrayBuilder kept = Jsonp.array();
+            group.getJsonArray("members").stream()
+                    .filter(m -> m instanceof JsonObject o && (ids.contains(o.getString("value", ""))
+                            || groupIds.contains(o.getString("value", ""))))
+                    .forEach(kept::add);
+            return Jsonp.provider().createObjectBuilder(group).add("members", kept).build();
+        }).toList();
+    }
+
+    private static Optional<ScimError> uniqueness(ScimResourceType type, List<JsonObject> resources, Map<String, JsonValue> attributes,
+            String exceptId) {
+        String unique = type.uniqueAttribute();
+        String wanted = ((JsonString) attributes.get(unique)).getString().toLowerCase(Locale.ROOT);
+        boolean taken = resources.stream().anyMatch(r -> !exceptId.equals(r.getString("id"))
+                && r.getString(unique, "").toLowerCase(Locale.ROOT).equals(wanted));
+        return taken ? Optional.of(new ScimError(409, "uniqueness", "a " + type.resourceName() + " with this " + unique
+                + " exists already")) : Optional.empty();
+    }
+
+    private static Map<String, JsonValue> attributesOf(ScimResourceType type, JsonObject resource) {
+        Map<String, JsonValue> attributes = new LinkedHashMap<>();
+        type.attributes().forEach(name -> {
+            if (resource.containsKey(name)) {
+                attributes.put(name, resource.get(name));
+            }
+        });
+        return attributes;
+    }
+
+    private static JsonObject resource(ScimResourceType type, String id, Map<String, JsonValue> attributes, Instant created,
+            Instant modified, long version) {
+        JsonObjectBuilder out = Jsonp.object()
+                .add("schemas", Jsonp.array().add(type.schema()))
+                .add("id", id);
+        type.attributes().forEach(name -> {
+            if (attributes.containsKey(name)) {
+                out.add(name, attributes.get(name));
+            }
+        });
+        if (type == ScimResourceType.USER && !attributes.containsKey("active")) {
+            out.add("active", true);
+        }
+        out.add("meta", Jsonp.object()
+                .add("resourceType", type.resourceName())
+                .add("created", created.toString())
+                .add("lastModified", modified.toString())
+                .add("location", BASE_PATH + "/" + type.endpoint() + "/" + id)
+                .add("version", "W/\"" + version + "\""));
+        return out.build();
+    }
+
+    private static long versionOf(JsonObject meta) {
+        String version = meta.getString("version", "W/\"0\"");
+        try {
+            return Long.parseLong(version.replaceAll("[^0-9]", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static ScimOutcome refused(ScimError error) {
+        return new ScimOutcome.Refused(error);
+    }
+}
