@@ -153,7 +153,9 @@ public final class GatewayAssembly implements AutoCloseable {
         };
         SecureRandom random = new SecureRandom();
         RateLimit toolRate = toolRate(settings.agent().toolRate());
-        ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail);
+        // SCIM, mounted below, governs both login paths (docs/scim.md "Deprovisioning and logins")
+        DeferredProvisionedLogins provisioned = new DeferredProvisionedLogins();
+        ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail, provisioned);
         opened.add(() -> ManagementAccessAssembly.closeAll(access.closeables()));
         SourcesAssembly sources = opened.add(SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(),
                 started.sourceStore()));
@@ -218,7 +220,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
-        ScimAssembly.module(settings.scim(), clock, access.revocations()).ifPresent(httpBuilder::module);
+        ScimAssembly.module(settings.scim(), clock, access.revocations(), provisioned::set).ifPresent(httpBuilder::module);
         HealthThresholdsStore thresholdsStore = options.throwawayFiles()
                 ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
                 : started.sourceStore().thresholds();

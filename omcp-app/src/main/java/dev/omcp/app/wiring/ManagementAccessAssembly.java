@@ -38,6 +38,7 @@ import dev.omcp.core.auth.VerificationSlots;
 import dev.omcp.core.auth.oidc.ClaimMapping;
 import dev.omcp.core.auth.oidc.DynamicClientRegistrar;
 import dev.omcp.core.auth.oidc.InMemoryClientRegistrationStore;
+import dev.omcp.core.auth.oidc.ProvisionedIdentityMapping;
 import dev.omcp.core.policy.BuiltinPolicy;
 import dev.omcp.core.policy.InvalidPolicyException;
 import dev.omcp.core.policy.OpaAccessPolicy;
@@ -50,6 +51,7 @@ import dev.omcp.ports.auth.BlocklistShares;
 import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ClientRegistrationStore;
 import dev.omcp.ports.auth.PasswordLogin;
+import dev.omcp.ports.auth.ProvisionedLogins;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.sdk.text.LogField;
@@ -98,9 +100,15 @@ final class ManagementAccessAssembly {
             dev.omcp.ports.auth.SessionRevocations revocations) {}
 
     static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit) {
+        return build(settings, clock, random, audit, ProvisionedLogins.none());
+    }
+
+    /** @param provisioned what SCIM provisioning says of a login: both login paths refuse and add roles by it */
+    static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit,
+            ProvisionedLogins provisioned) {
         List<AutoCloseable> closeables = new ArrayList<>();
         try {
-            return build(settings, clock, random, audit, closeables);
+            return build(settings, clock, random, audit, closeables, provisioned);
         } catch (RuntimeException e) {
             closeAll(closeables);
             throw e;
@@ -108,7 +116,7 @@ final class ManagementAccessAssembly {
     }
 
     private static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit,
-            List<AutoCloseable> closeables) {
+            List<AutoCloseable> closeables, ProvisionedLogins provisioned) {
         AuthMode mode = AuthMode.valueOf(settings.authMode().toUpperCase(java.util.Locale.ROOT));
         Optional<JsonUsersFile> users = Optional.empty();
         if (mode == AuthMode.BASIC) {
@@ -188,7 +196,8 @@ final class ManagementAccessAssembly {
         Optional<PasswordLogin> login = Optional.empty();
         if (mode == AuthMode.BASIC) {
             login = Optional.of(new PasswordLoginService(users.orElseThrow(), new ScryptPasswordHasher(random), locks,
-                    settings.lockout(), sessions, clock, VerificationSlots.perCore(), new LoginAttemptsPerAddress(), random));
+                    settings.lockout(), sessions, clock, VerificationSlots.perCore(), new LoginAttemptsPerAddress(), random,
+                    provisioned));
             if (settings.lockout().isEmpty()) {
                 LOG.warn("event=lockout-disabled note=\"OMCP_AUTH_LOCKOUT_DISABLED is set; only the per-address login limit applies\"");
             }
@@ -202,7 +211,7 @@ final class ManagementAccessAssembly {
         CspViolationReports reports = new CspViolationReports();
         modules.add(reports::register);
         if (mode == AuthMode.OIDC) {
-            modules.add(oidcRoutes(settings, policy, sessions, cookies, csrf, secret, random, clock)::register);
+            modules.add(oidcRoutes(settings, policy, sessions, cookies, csrf, secret, random, clock, provisioned)::register);
         }
         LOG.info("event=access-control mode={} policy={} sharedState={} trustProxy={}", mode.wireName(),
                 settings.policyFile().isPresent() ? "file" : settings.opa().isPresent() ? "opa" : "builtin",
@@ -316,7 +325,7 @@ final class ManagementAccessAssembly {
     }
 
     private static OidcRoutes oidcRoutes(AccessControlSettings settings, AccessPolicy policy, SessionService sessions,
-            SessionCookies cookies, CsrfProtection csrf, byte[] secret, SecureRandom random, Clock clock) {
+            SessionCookies cookies, CsrfProtection csrf, byte[] secret, SecureRandom random, Clock clock, ProvisionedLogins provisioned) {
         AccessControlSettings.Oidc oidc = settings.oidc().orElseThrow();
         Duration timeout = Duration.ofSeconds(5);
         HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
@@ -346,7 +355,8 @@ final class ManagementAccessAssembly {
             registrar = Optional.of(new DynamicClientRegistrar(store, clock, random, MAX_REGISTERED_CLIENTS));
         }
         // a counter of its own: callbacks and password logins are limited apart (spec 5.2 rule 3)
-        return new OidcRoutes(client, mapping, sessions, cookies, csrf, secret, random, clock, registrar, new LoginAttemptsPerAddress());
+        return new OidcRoutes(client, new ProvisionedIdentityMapping(mapping, provisioned), sessions, cookies, csrf, secret, random,
+                clock, registrar, new LoginAttemptsPerAddress());
     }
 
     static void closeAll(List<AutoCloseable> closeables) {

@@ -7,13 +7,17 @@ import dev.omcp.adapters.storage.scim.JsonScimFile;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.entitlements.TokenEntitlements;
 import dev.omcp.core.scim.ScimDirectory;
+import dev.omcp.core.scim.ScimLogins;
+import dev.omcp.ports.auth.ProvisionedLogins;
 import dev.omcp.ports.auth.SessionRevocations;
 import dev.omcp.ports.entitlements.Entitlements;
 import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +56,14 @@ final class ScimAssembly {
         return entitlements;
     }
 
-    /** The SCIM routes, when a token is set and the entitlement held. */
-    static Optional<HttpModule> module(Settings.Scim settings, Clock clock, SessionRevocations revocations) {
+    /**
+     * The SCIM routes, when a token is set and the entitlement held.
+     *
+     * @param governLogins given the directory's say over logins (refusals, group roles) when SCIM is mounted;
+     *     not called otherwise, so a directory that is not mounted changes no login
+     */
+    static Optional<HttpModule> module(Settings.Scim settings, Clock clock, SessionRevocations revocations,
+            Consumer<ProvisionedLogins> governLogins) {
         Entitlements entitlements = entitlements(settings, clock);
         if (settings.token().isEmpty()) {
             return Optional.empty();
@@ -64,19 +74,18 @@ final class ScimAssembly {
                     + " scim entitlement\"", LogField.of(missing.get()));
             return Optional.empty();
         }
-        if (!settings.groupRoles().isEmpty()) {
-            LOG.warn("event=scim-group-role-map applied=false note=\"OMCP_SCIM_GROUP_ROLE_MAP is read but not applied to logins yet"
-                    + " (docs/scim.md)\"");
-        }
         JsonScimFile store;
         try {
             store = JsonScimFile.open(settings.store());
         } catch (IOException e) {
             throw new StartRefusedException(e.getMessage());
         }
-        ScimDirectory directory = new ScimDirectory(store, clock, () -> UUID.randomUUID().toString(), revocations);
-        LOG.info("event=scim-mounted path=/scim/v2 store={} users={} groups={}", settings.store(), store.load().users().size(),
-                store.load().groups().size());
+        Map<String, String> groupRoles = settings.groupRoles();
+        ScimDirectory directory = new ScimDirectory(store, clock, () -> UUID.randomUUID().toString(), revocations,
+                group -> ScimLogins.grantsRoles(groupRoles, group));
+        governLogins.accept(new ScimLogins(directory, groupRoles));
+        LOG.info("event=scim-mounted path=/scim/v2 store={} users={} groups={} deletedRemembered={} mappedGroups={}", settings.store(),
+                store.load().users().size(), store.load().groups().size(), store.load().deleted().size(), groupRoles.size());
         return Optional.of(new ScimRoutes(directory, entitlements, settings.token().get()));
     }
 }

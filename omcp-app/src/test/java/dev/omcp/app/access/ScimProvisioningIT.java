@@ -143,7 +143,9 @@ class ScimProvisioningIT {
 
         Path store = dir.resolve("scim.json");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(store))).isEqualTo("rw-------");
-        assertThat(Files.readString(store)).contains("\"userName\":\"other\"").doesNotContain("bjensen");
+        // the deleted user's record is gone; only its name stays, as the tombstone that refuses its logins
+        assertThat(Files.readString(store)).contains("\"userName\":\"other\"").doesNotContain("\"userName\":\"bjensen\"")
+                .doesNotContain("b@example.com").contains("\"deleted\":[\"bjensen\"]");
     }
 
     @Test
@@ -160,6 +162,80 @@ class ScimProvisioningIT {
                 + "\"value\":{\"active\":false}}]}", TOKEN);
         assertThat(deactivated.json().path("active").asBoolean()).isFalse();
         assertThat(olivia.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aDeactivatedOrDeletedUser_cannotLogInAgain_untilProvisionedAgain() {
+        gateway = entitled(TestGateway.basicMode(dir));
+        Browser victor = gateway.browser();
+        Browser.Reply wrongPassword = victor.login("victor", TestGateway.PASSWORD + "x");
+        assertThat(wrongPassword.status()).isEqualTo(401);
+        String id = send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"Victor\"}", TOKEN).json()
+                .path("id").asText();
+        send("PATCH", "/scim/v2/Users/" + id, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"replace\","
+                + "\"value\":{\"active\":false}}]}", TOKEN);
+        Browser.Reply deactivated = gateway.browser().login("victor", TestGateway.PASSWORD);
+        // the right password tells no more than a wrong one; the audit says why
+        assertThat(deactivated.status()).isEqualTo(401);
+        assertThat(deactivated.body()).isEqualTo(wrongPassword.body());
+        AuditEvent refused = gateway.audit.events().getLast();
+        assertThat(refused.action()).isEqualTo("login");
+        assertThat(refused.actor()).isEqualTo("victor");
+        assertThat(refused.target()).isEqualTo("scim-deprovisioned");
+
+        assertThat(send("DELETE", "/scim/v2/Users/" + id, null, TOKEN).status).isEqualTo(204);
+        Browser.Reply deleted = gateway.browser().login("victor", TestGateway.PASSWORD);
+        assertThat(deleted.status()).isEqualTo(401);
+        assertThat(deleted.body()).isEqualTo(wrongPassword.body());
+        // other users are not affected
+        assertThat(gateway.browser().login("olivia", TestGateway.PASSWORD).status()).isEqualTo(200);
+
+        assertThat(send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"victor\"}", TOKEN).status)
+                .isEqualTo(201);
+        Browser back = gateway.browser();
+        assertThat(back.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(back.get("/api/me").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aDeletedUser_isRememberedAcrossARestart() {
+        Map<String, String> env = TestGateway.basicMode(dir);
+        gateway = entitled(env);
+        String id = send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"victor\"}", TOKEN).json()
+                .path("id").asText();
+        assertThat(send("DELETE", "/scim/v2/Users/" + id, null, TOKEN).status).isEqualTo(204);
+        gateway.close();
+        gateway = entitled(env);
+        assertThat(gateway.browser().login("victor", TestGateway.PASSWORD).status()).isEqualTo(401);
+    }
+
+    @Test
+    void aUserInAGroupMappedToOperator_logsInWithOperatorsPermissions_andLosesThemAtOnceWhenRemoved() {
+        Map<String, String> env = TestGateway.basicMode(dir);
+        env.put("OMCP_SCIM_GROUP_ROLE_MAP", "Gateway Operators:operator");
+        gateway = entitled(env);
+        Browser before = gateway.browser();
+        assertThat(before.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(before.get("/api/me").json().path("permissions").toString()).doesNotContain("sources:write");
+        String id = send("POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"victor\"}", TOKEN).json()
+                .path("id").asText();
+        String group = send("POST", "/scim/v2/Groups", "{\"schemas\":[\"" + GROUP + "\"],\"displayName\":\"gateway operators\","
+                + "\"members\":[{\"value\":\"" + id + "\"}]}", TOKEN).json().path("id").asText();
+        Browser victor = gateway.browser();
+        assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        JsonNode me = victor.get("/api/me").json();
+        assertThat(me.toString()).contains("\"operator\"").contains("\"viewer\"");
+        assertThat(me.path("permissions").toString()).contains("sources:write");
+
+        clock.advance(Duration.ofSeconds(1));
+        send("PATCH", "/scim/v2/Groups/" + group, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"remove\","
+                + "\"path\":\"members[value eq \\\"" + id + "\\\"]\"}]}", TOKEN);
+        // the demotion is at once: the session holding operator ends; the next login has the users file's roles
+        assertThat(victor.get("/api/me").status()).isEqualTo(401);
+        clock.advance(Duration.ofSeconds(1));
+        Browser again = gateway.browser();
+        assertThat(again.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(again.get("/api/me").json().path("permissions").toString()).doesNotContain("sources:write");
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.ports.auth.PasswordHasher;
 import dev.omcp.ports.auth.PasswordLogin;
+import dev.omcp.ports.auth.ProvisionedLogins;
 import dev.omcp.ports.auth.SessionAuthority;
 import dev.omcp.ports.auth.SessionSubject;
 import dev.omcp.ports.auth.UserDirectory;
@@ -15,9 +16,12 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,6 +39,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * are still being verified: with enough of them, far more than {@code maxFailures} passwords of one
  * account would be tried before it locks. The count is taken inside a verification slot, so an
  * attempt answered "busy" is never counted.
+ *
+ * <p>With SCIM provisioning ({@link ProvisionedLogins}), a right password of a user the identity
+ * provider deprovisioned is refused as a wrong one is: the same answer, after the same verification,
+ * and still counted as a failure (only a success clears the count), so the refusal tells no more than
+ * a wrong password; only {@link LoginResult.Deprovisioned} tells the audit why. The roles the user's
+ * provisioned groups map to are added to the users file's roles, for the session this login opens.
  */
 public final class PasswordLoginService implements PasswordLogin {
     /** Longest username considered; longer ones are refused by the HTTP adapter. */
@@ -52,6 +62,7 @@ public final class PasswordLoginService implements PasswordLogin {
     private final VerificationSlots slots;
     private final LoginAttemptsPerAddress perAddress;
     private final SecureRandom random;
+    private final ProvisionedLogins provisioned;
     /** One dummy per cost met; at most one per cost a hash may have, in practice one or two. */
     private final Map<PasswordHash.Cost, PasswordHash> dummies = new ConcurrentHashMap<>();
 
@@ -69,6 +80,26 @@ public final class PasswordLoginService implements PasswordLogin {
             VerificationSlots slots,
             LoginAttemptsPerAddress perAddress,
             SecureRandom random) {
+        this(users, hasher, locks, lockout, sessions, clock, slots, perAddress, random, ProvisionedLogins.none());
+    }
+
+    /**
+     * @param lockout the lockout rule, or empty when {@code OMCP_AUTH_LOCKOUT_DISABLED} is set
+     * @param random the source of the dummy hashes
+     * @param provisioned what SCIM provisioning says of a login ({@link ProvisionedLogins#none()} without SCIM)
+     */
+    public PasswordLoginService(
+            UserDirectory users,
+            PasswordHasher hasher,
+            AccountLocks locks,
+            Optional<LockoutPolicy> lockout,
+            SessionAuthority sessions,
+            Clock clock,
+            VerificationSlots slots,
+            LoginAttemptsPerAddress perAddress,
+            SecureRandom random,
+            ProvisionedLogins provisioned) {
+        this.provisioned = Objects.requireNonNull(provisioned, "provisioned");
         this.users = Objects.requireNonNull(users, "users");
         this.hasher = Objects.requireNonNull(hasher, "hasher");
         this.locks = Objects.requireNonNull(locks, "locks");
@@ -127,16 +158,29 @@ public final class PasswordLoginService implements PasswordLogin {
         return switch (attempt.get()) {
             case Attempt.Refused refused -> lockedFor(refused.lockedUntil());
             case Attempt.Verified verified when verified.valid() && user.isPresent() -> {
+                Optional<String> deprovisioned = provisioned.refusal(List.of(user.get().username()));
+                if (deprovisioned.isPresent()) {
+                    // the failure counted for it stays: a wrong password would have left it, and may lock as it does
+                    yield verified.lockedByThisFailure().<LoginResult>map(this::lockedFor)
+                            .orElseGet(() -> new LoginResult.Deprovisioned(deprovisioned.get()));
+                }
                 lockout.ifPresent(policy -> locks.clear(username));
                 LocalUser found = user.get();
                 yield new LoginResult.LoggedIn(sessions.open(
-                        new SessionSubject(found.username(), found.name(), found.roles(), found.tenant())));
+                        new SessionSubject(found.username(), found.name(), withGroupRoles(found), found.tenant())));
             }
             // spec 3.3: the failure that reaches the limit already answers 429.
             case Attempt.Verified verified -> verified.lockedByThisFailure()
                     .<LoginResult>map(this::lockedFor)
                     .orElseGet(LoginResult.InvalidCredentials::new);
         };
+    }
+
+    /** The users file's roles, then those the user's provisioned groups add, each once. */
+    private List<String> withGroupRoles(LocalUser user) {
+        Set<String> roles = new LinkedHashSet<>(user.roles());
+        roles.addAll(provisioned.groupRoles(List.of(user.username())));
+        return List.copyOf(roles);
     }
 
     /** The answer for a lock ending at {@code until}; never a negative wait when the verification took longer than the lock. */

@@ -26,7 +26,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 
 /**
@@ -36,6 +39,15 @@ import java.util.function.Supplier;
  * {@code version}), and deprovisioning: deleting a user, or setting {@code active} to false, voids
  * every session of the subject named like its {@code userName} through the session blocklist, before
  * the change is saved. Changes are serialized and each is saved whole before it is answered.
+ *
+ * <p>Logins ask it whom the identity provider deprovisioned ({@link #deprovisioned}): a user kept with
+ * {@code active} false, or one it deleted. A delete removes the record, so the directory keeps the
+ * deleted {@code userName} as a tombstone (at most {@link #MAX_TOMBSTONES}, the oldest dropped first)
+ * until a user of that name is provisioned again.
+ *
+ * <p>Taking a member out of a group that grants roles (removing it from {@code members}, renaming or
+ * deleting the group) voids the member's sessions the same way: roles are fixed in the session at
+ * login, so a demotion takes effect at once only if the sessions holding the old roles end.
  */
 public final class ScimDirectory implements ScimProvisioning {
     /** Most resources one page lists (ServiceProviderConfig {@code filter.maxResults}). */
@@ -45,6 +57,8 @@ public final class ScimDirectory implements ScimProvisioning {
     /** Where the resources are served; {@code meta.location} is this plus the endpoint and id. */
     public static final String BASE_PATH = "/scim/v2";
     /** Who acts for the identity provider: the audit actor and the revoker of deprovisioned users' sessions (spec 5.6). */
+    /** Deleted userNames remembered at most; beyond, the oldest is forgotten (and could log in again). */
+    public static final int MAX_TOMBSTONES = 100_000;
     public static final Principal ACTOR = new Principal("scim:scim", "SCIM provisioning", AuthKind.API_KEY, "",
             java.util.Set.of(), Optional.empty());
 
@@ -52,6 +66,7 @@ public final class ScimDirectory implements ScimProvisioning {
     private final Clock clock;
     private final Supplier<String> ids;
     private final SessionRevocations revocations;
+    private final Predicate<String> grantsRoles;
     private final ReentrantLock changing = new ReentrantLock();
     private ScimSnapshot snapshot;
 
@@ -60,6 +75,18 @@ public final class ScimDirectory implements ScimProvisioning {
      * @param revocations the session blocklist deprovisioning writes to
      */
     public ScimDirectory(ScimStore store, Clock clock, Supplier<String> ids, SessionRevocations revocations) {
+        this(store, clock, ids, revocations, group -> false);
+    }
+
+    /**
+     * @param ids new resource ids (random UUIDs in production)
+     * @param revocations the session blocklist deprovisioning writes to
+     * @param grantsRoles whether the group of this display name grants roles ({@code OMCP_SCIM_GROUP_ROLE_MAP}):
+     *     taking a member out of such a group voids the member's sessions
+     */
+    public ScimDirectory(ScimStore store, Clock clock, Supplier<String> ids, SessionRevocations revocations,
+            Predicate<String> grantsRoles) {
+        this.grantsRoles = Objects.requireNonNull(grantsRoles, "grantsRoles");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
@@ -160,6 +187,9 @@ public final class ScimDirectory implements ScimProvisioning {
             if (type == ScimResourceType.USER && active(before) && attributes.get("active") == JsonValue.FALSE) {
                 deprovision(before, "deactivated");
             }
+            if (type == ScimResourceType.GROUP) {
+                demote(before, attributes);
+            }
             JsonObject meta = before.getJsonObject("meta");
             JsonObject after = resource(type, id, attributes, Instant.parse(meta.getString("created")), clock.instant(),
                     versionOf(meta) + 1);
@@ -179,10 +209,14 @@ public final class ScimDirectory implements ScimProvisioning {
             if (found.isEmpty()) {
                 return refused(ScimError.notFound(type, id));
             }
+            List<String> deleted = snapshot.deleted();
             if (type == ScimResourceType.USER) {
                 deprovision(found.get(), "deleted");
+                deleted = withTombstone(deleted, found.get().getString("userName"));
+            } else {
+                demote(found.get(), Map.of());
             }
-            save(type, resources(type).stream().filter(r -> !id.equals(r.getString("id"))).toList());
+            save(type, resources(type).stream().filter(r -> !id.equals(r.getString("id"))).toList(), deleted);
             return new ScimOutcome.Done(204, Optional.empty(), Optional.of(id));
         } finally {
             changing.unlock();
@@ -197,6 +231,52 @@ public final class ScimDirectory implements ScimProvisioning {
         return now.groups().stream().filter(g -> g.getJsonArray("members") != null && g.getJsonArray("members").stream()
                         .anyMatch(m -> m instanceof JsonObject o && userIds.contains(o.getString("value", ""))))
                 .map(g -> g.getString("displayName")).toList();
+    }
+
+    /**
+     * How the user named {@code userName} (case-insensitive) was deprovisioned: {@code "deactivated"}
+     * when its record has {@code active} false, {@code "deleted"} when there is no record and a
+     * tombstone remembers the name; empty when it is not deprovisioned (or was never provisioned).
+     */
+    public Optional<String> deprovisioned(String userName) {
+        ScimSnapshot now = snapshot;
+        Optional<JsonObject> user = now.users().stream().filter(u -> u.getString("userName", "").equalsIgnoreCase(userName)).findFirst();
+        if (user.isPresent()) {
+            return active(user.get()) ? Optional.empty() : Optional.of("deactivated");
+        }
+        return now.deleted().stream().anyMatch(name -> name.equalsIgnoreCase(userName)) ? Optional.of("deleted") : Optional.empty();
+    }
+
+    /**
+     * Voids the sessions of the users a change takes out of a group that grants roles: members no
+     * longer listed, or every member when the group is deleted ({@code after} empty) or renamed.
+     */
+    private void demote(JsonObject group, Map<String, JsonValue> after) {
+        String name = group.getString("displayName", "");
+        if (!grantsRoles.test(name)) {
+            return;
+        }
+        List<String> kept = after.get("displayName") instanceof JsonString renamed && renamed.getString().equals(name)
+                ? memberIds(after.get("members")) : List.of();
+        Set<String> removed = memberIds(group.get("members")).stream().filter(m -> !kept.contains(m))
+                .collect(Collectors.toUnmodifiableSet());
+        snapshot.users().stream().filter(u -> removed.contains(u.getString("id")))
+                .forEach(u -> revocations.revoke(RevocationTarget.SUB, u.getString("userName"),
+                        "SCIM: removed from the group " + name + ", which grants roles", ACTOR));
+    }
+
+    private static List<String> memberIds(JsonValue members) {
+        if (!(members instanceof jakarta.json.JsonArray array)) {
+            return List.of();
+        }
+        return array.stream().filter(m -> m instanceof JsonObject).map(m -> ((JsonObject) m).getString("value", "")).toList();
+    }
+
+    /** The tombstones with {@code userName} added last (once, case-insensitively), the oldest dropped beyond the bound. */
+    private static List<String> withTombstone(List<String> deleted, String userName) {
+        List<String> next = new ArrayList<>(deleted.stream().filter(name -> !name.equalsIgnoreCase(userName)).toList());
+        next.add(userName);
+        return next.size() > MAX_TOMBSTONES ? next.subList(next.size() - MAX_TOMBSTONES, next.size()) : next;
     }
 
     private void deprovision(JsonObject user, String how) {
@@ -217,11 +297,20 @@ public final class ScimDirectory implements ScimProvisioning {
     }
 
     private void save(ScimResourceType type, List<JsonObject> resources) {
+        save(type, resources, snapshot.deleted());
+    }
+
+    private void save(ScimResourceType type, List<JsonObject> resources, List<String> deleted) {
         ScimSnapshot next = type == ScimResourceType.USER
                 ? new ScimSnapshot(resources, snapshot.groups()) : new ScimSnapshot(snapshot.users(), resources);
         if (type == ScimResourceType.USER && resources.size() < snapshot.users().size()) {
             next = new ScimSnapshot(resources, withoutDeletedMembers(next));
         }
+        // a name provisioned again (POST, or a rename) is governed by its record, not by an old delete
+        Set<String> held = next.users().stream().map(u -> u.getString("userName", "").toLowerCase(Locale.ROOT))
+                .collect(Collectors.toUnmodifiableSet());
+        next = new ScimSnapshot(next.users(), next.groups(),
+                deleted.stream().filter(name -> !held.contains(name.toLowerCase(Locale.ROOT))).toList());
         store.save(next);
         // only once it is durable: a failed write leaves memory as the store is
         snapshot = next;

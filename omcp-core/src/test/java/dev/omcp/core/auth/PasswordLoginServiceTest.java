@@ -10,11 +10,13 @@ import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.LockoutPolicy;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordHash;
+import dev.omcp.ports.auth.ProvisionedLogins;
 import dev.omcp.ports.auth.SessionClaims;
 import dev.omcp.ports.auth.UserDirectory;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +57,51 @@ class PasswordLoginServiceTest {
         assertThat(claims.roles()).containsExactly("operator");
         assertThat(claims.tenant()).isEqualTo("acme");
         assertThat(claims.exp() - claims.iat()).isEqualTo(12 * 3600);
+    }
+
+    /** Provisioning that deprovisioned {@code deprovisioned} and puts every other name in a group mapped to {@code admin}. */
+    private static ProvisionedLogins provisioning(String deprovisioned) {
+        return new ProvisionedLogins() {
+            @Override
+            public Optional<String> refusal(Collection<String> names) {
+                return names.contains(deprovisioned) ? Optional.of("deleted by SCIM") : Optional.empty();
+            }
+
+            @Override
+            public List<String> groupRoles(Collection<String> names) {
+                return List.of("admin", "operator");
+            }
+        };
+    }
+
+    private PasswordLoginService provisioned(String deprovisioned) {
+        return new PasswordLoginService(name -> Optional.ofNullable(users.get(name)), hasher, locks, Optional.of(LockoutPolicy.DEFAULT),
+                sessions, clock, VerificationSlots.perCore(), new LoginAttemptsPerAddress(), new SecureRandom(),
+                provisioning(deprovisioned));
+    }
+
+    @Test
+    void aDeprovisionedUsersRightPassword_isRefused_afterTheSameVerification_andStillCountsAsAFailure() {
+        PasswordLoginService service = provisioned("alice");
+        int before = hasher.verifications();
+        LoginResult result = service.login("alice", "correct horse 1", IP);
+        assertThat(result).isInstanceOf(LoginResult.Deprovisioned.class);
+        assertThat(((LoginResult.Deprovisioned) result).reason()).isEqualTo("deleted by SCIM");
+        assertThat(hasher.verifications()).isEqualTo(before + 1);
+        // as a wrong password: the count stays, and enough attempts lock the account (429, as for anyone)
+        LoginResult last = result;
+        for (int i = 0; i < 10 && !(last instanceof LoginResult.AccountLocked); i++) {
+            last = service.login("alice", "correct horse 1", IP);
+        }
+        assertThat(last).isInstanceOf(LoginResult.AccountLocked.class);
+    }
+
+    @Test
+    void theRolesOfProvisionedGroups_areAddedToTheUsersFileRoles_once() {
+        LoginResult result = provisioned("someone else").login("alice", "correct horse 1", IP);
+        assertThat(((LoginResult.LoggedIn) result).session().roles()).containsExactly("operator", "admin");
+        // a wrong password of a provisioned user answers as always
+        assertThat(provisioned("alice").login("alice", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
     }
 
     @Test

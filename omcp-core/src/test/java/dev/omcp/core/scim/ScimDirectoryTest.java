@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class ScimDirectoryTest {
     private final AtomicInteger ids = new AtomicInteger();
     private final List<String> revokedSubjects = new ArrayList<>();
     private final ScimStore store = ScimStore.memory();
-    private final ScimDirectory directory = new ScimDirectory(store, clock, () -> "id-" + ids.incrementAndGet(), new SessionRevocations() {
+    private final SessionRevocations revocations = new SessionRevocations() {
         @Override
         public Revocation revoke(RevocationTarget target, String value, String reason, Principal by) {
             assertThat(target).isEqualTo(RevocationTarget.SUB);
@@ -47,7 +48,10 @@ class ScimDirectoryTest {
         public Optional<Instant> allSessionsRevokedAt() {
             return Optional.empty();
         }
-    });
+    };
+    private final Map<String, String> groupRoles = Map.of("Admins", "admin", "ops", "operator");
+    private final ScimDirectory directory = new ScimDirectory(store, clock, () -> "id-" + ids.incrementAndGet(), revocations,
+            group -> ScimLogins.grantsRoles(groupRoles, group));
 
     @Test
     void create_setsIdAndMeta_andDropsAttributesNotAllowListed() {
@@ -172,6 +176,64 @@ class ScimDirectoryTest {
         assertThat(directory.groupsOf("BOB")).containsExactly("ops");
         directory.delete(ScimResourceType.USER, bob);
         assertThat(done(directory.get(ScimResourceType.GROUP, group)).getJsonArray("members")).isEmpty();
+    }
+
+    @Test
+    void deprovisioned_namesDeactivatedAndDeletedUsers_andAPostOfTheSameNameClearsTheTombstone() {
+        String bob = createUser("bob");
+        String carol = createUser("carol");
+        assertThat(directory.deprovisioned("bob")).isEmpty();
+        assertThat(directory.deprovisioned("nobody")).isEmpty();
+        done(directory.patch(ScimResourceType.USER, bob, patch("{\"op\":\"replace\",\"value\":{\"active\":false}}")));
+        assertThat(directory.deprovisioned("BOB")).contains("deactivated");
+        directory.delete(ScimResourceType.USER, carol);
+        assertThat(directory.deprovisioned("Carol")).contains("deleted");
+        // remembered in the store, so a restart does not forget it
+        assertThat(store.load().deleted()).containsExactly("carol");
+        assertThat(new ScimDirectory(store, clock, () -> "x", revocations).deprovisioned("carol")).contains("deleted");
+        createUser("CAROL");
+        assertThat(directory.deprovisioned("carol")).isEmpty();
+        assertThat(store.load().deleted()).isEmpty();
+        done(directory.patch(ScimResourceType.USER, bob, patch("{\"op\":\"replace\",\"value\":{\"active\":true}}")));
+        assertThat(directory.deprovisioned("bob")).isEmpty();
+    }
+
+    @Test
+    void scimLogins_refuseTheDeprovisioned_andMapGroupsToRoles_caseInsensitively() {
+        String bob = createUser("bob");
+        String admins = createGroup("ADMINS");
+        String readers = createGroup("readers");
+        for (String group : List.of(admins, readers)) {
+            done(directory.patch(ScimResourceType.GROUP, group, patch("{\"op\":\"add\",\"path\":\"members\",\"value\":[{\"value\":\""
+                    + bob + "\"}]}")));
+        }
+        ScimLogins logins = new ScimLogins(directory, groupRoles);
+        assertThat(logins.groupRoles(List.of("Bob"))).containsExactly("admin");
+        assertThat(logins.groupRoles(List.of("nobody"))).isEmpty();
+        assertThat(logins.refusal(List.of("nobody", "bob"))).isEmpty();
+        directory.delete(ScimResourceType.USER, bob);
+        assertThat(logins.refusal(List.of("nobody", "bob"))).hasValueSatisfying(reason -> assertThat(reason).contains("deleted"));
+    }
+
+    @Test
+    void takingAMemberOutOfAGroupThatGrantsRoles_revokesTheMembersSessions() {
+        String bob = createUser("bob");
+        String ann = createUser("ann");
+        String admins = createGroup("admins");
+        String readers = createGroup("readers");
+        for (String group : List.of(admins, readers)) {
+            done(directory.patch(ScimResourceType.GROUP, group, patch("{\"op\":\"add\",\"path\":\"members\",\"value\":[{\"value\":\""
+                    + bob + "\"},{\"value\":\"" + ann + "\"}]}")));
+        }
+        assertThat(revokedSubjects).isEmpty();
+        // a group that grants no role: nothing to cut
+        done(directory.patch(ScimResourceType.GROUP, readers, patch("{\"op\":\"remove\",\"path\":\"members\"}")));
+        assertThat(revokedSubjects).isEmpty();
+        done(directory.patch(ScimResourceType.GROUP, admins, patch("{\"op\":\"remove\",\"path\":\"members[value eq \\\"" + bob
+                + "\\\"]\"}")));
+        assertThat(revokedSubjects).containsExactly("bob");
+        directory.delete(ScimResourceType.GROUP, admins);
+        assertThat(revokedSubjects).containsExactly("bob", "ann");
     }
 
     private String createUser(String userName) {

@@ -17,6 +17,17 @@ public sealed interface LoginResult {
     record InvalidCredentials() implements LoginResult {}
 
     /**
+     * The password was right, but the identity provider deprovisioned this user (SCIM, spec 5.6).
+     * Answered to the client exactly as {@link InvalidCredentials}: it tells no more than a wrong
+     * password does; {@code reason} is for the audit and the log only.
+     */
+    record Deprovisioned(String reason) implements LoginResult {
+        public Deprovisioned {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /**
      * The account is locked (or this failure locked it). Identical whether or not the account
      * exists.
      */

@@ -69,6 +69,8 @@ public final class LoginRoutes {
             .property("reason", BodySchema.string("why, kept with the revocation", 0, Revocation.MAX_TEXT))
             .keyword("oneOf", List.of(Map.of("required", List.of("sid")), Map.of("required", List.of("sub"))))
             .build();
+    /** The audit target of a right password refused because SCIM deprovisioned the user (docs/scim.md). */
+    public static final String DEPROVISIONED_TARGET = "scim-deprovisioned";
     /** The audit actor of a refused login whose username names no user. */
     static final String UNKNOWN_USER = "unknown-user";
 
@@ -203,12 +205,13 @@ public final class LoginRoutes {
                 JsonResponses.json(ctx, 200, answer);
                 LOG.info("event=login outcome=ok principal=\"{}\" ip={}", IdentityText.of(claims.sub()), ApiCaller.clientIp(ctx));
             }
-            case LoginResult.InvalidCredentials invalid -> {
-                countRefusal(ctx, "OMCP_INVALID_CREDENTIALS");
-                Map<String, Object> answer = new LinkedHashMap<>();
-                answer.put("code", "OMCP_INVALID_CREDENTIALS");
-                answer.put("error", "invalid credentials");
-                JsonResponses.json(ctx, 401, answer);
+            case LoginResult.InvalidCredentials invalid -> invalidCredentials(ctx);
+            case LoginResult.Deprovisioned deprovisioned -> {
+                // the client learns no more than from a wrong password; the audit entry and the log say why
+                ApiCaller.auditTarget(ctx, DEPROVISIONED_TARGET);
+                LOG.info("event=login outcome=refused reason=scim-deprovisioned principal=\"{}\" detail=\"{}\" ip={}",
+                        IdentityText.of(username), LogField.of(deprovisioned.reason()), ApiCaller.clientIp(ctx));
+                invalidCredentials(ctx);
             }
             case LoginResult.AccountLocked locked -> LoginRefusals.tooMany(ctx, locked.retryAfter(), "OMCP_LOGIN_LOCKED",
                     "too many failed logins for this account; try again after the Retry-After seconds");
@@ -225,6 +228,15 @@ public final class LoginRoutes {
                         "too many password checks are running; try again after the Retry-After seconds");
             }
         }
+    }
+
+    /** 401 {@code OMCP_INVALID_CREDENTIALS}: a wrong password, an unknown user, or a deprovisioned one alike. */
+    private static void invalidCredentials(Context ctx) {
+        countRefusal(ctx, "OMCP_INVALID_CREDENTIALS");
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("code", "OMCP_INVALID_CREDENTIALS");
+        answer.put("error", "invalid credentials");
+        JsonResponses.json(ctx, 401, answer);
     }
 
     /**

@@ -10,6 +10,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,7 +21,9 @@ import java.util.List;
 
 /**
  * The SCIM directory in one JSON file ({@code OMCP_SCIM_STORE}, default {@code /tmp/scim.json}):
- * {@code {"users": [...], "groups": [...]}}, each resource as served. Created with mode 0600 (it names
+ * {@code {"users": [...], "groups": [...], "deleted": ["<userName>", ...]}}, each resource as served,
+ * and the names of deleted users (tombstones; a file written before they existed has no
+ * {@code deleted} and reads as none). Created with mode 0600 (it names
  * people and their addresses); every save replaces it atomically ({@link PrivateFiles#replace}: temp
  * file, fsync, rename), so a crash leaves the old snapshot or the new one.
  *
@@ -72,7 +75,27 @@ public final class JsonScimFile implements ScimStore {
                 || !(object.get("groups") instanceof JsonArray groups)) {
             throw refused(file, "is not a SCIM store ({\"users\": [...], \"groups\": [...]})");
         }
-        return new ScimSnapshot(resources(file, users), resources(file, groups));
+        return new ScimSnapshot(resources(file, users), resources(file, groups), deleted(file, object.get("deleted")));
+    }
+
+    /** The tombstones: absent in a file written before them. */
+    private static List<String> deleted(Path file, JsonValue value) throws IOException {
+        if (value == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        if (value instanceof JsonArray names) {
+            for (JsonValue name : names) {
+                if (!(name instanceof JsonString text)) {
+                    break;
+                }
+                out.add(text.getString());
+            }
+            if (out.size() == names.size()) {
+                return out;
+            }
+        }
+        throw refused(file, "holds a \"deleted\" that is not an array of userNames");
     }
 
     private static List<JsonObject> resources(Path file, JsonArray array) throws IOException {
@@ -103,7 +126,9 @@ public final class JsonScimFile implements ScimStore {
         snapshot.users().forEach(users::add);
         JsonArrayBuilder groups = Jsonp.array();
         snapshot.groups().forEach(groups::add);
-        String json = Jsonp.object().add("users", users).add("groups", groups).build().toString();
+        JsonArrayBuilder deleted = Jsonp.array();
+        snapshot.deleted().forEach(deleted::add);
+        String json = Jsonp.object().add("users", users).add("groups", groups).add("deleted", deleted).build().toString();
         try {
             PrivateFiles.replace(file, json.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {

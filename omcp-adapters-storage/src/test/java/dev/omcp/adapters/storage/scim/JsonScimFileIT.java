@@ -38,6 +38,19 @@ class JsonScimFileIT {
     }
 
     @Test
+    void tombstonesOfDeletedUsers_roundTrip_andAFileWrittenBeforeThemStillLoads() throws IOException {
+        Path file = dir.resolve("scim.json");
+        Files.writeString(file, "{\"users\":[],\"groups\":[]}");
+        JsonScimFile old = JsonScimFile.open(file);
+        assertThat(old.load().deleted()).isEmpty();
+        old.save(new ScimSnapshot(List.of(), List.of(), List.of("bjensen", "Olivia")));
+        assertThat(Files.readString(file)).contains("\"deleted\":[\"bjensen\",\"Olivia\"]");
+        assertThat(JsonScimFile.open(file).load().deleted()).containsExactly("bjensen", "Olivia");
+        Files.writeString(file, "{\"users\":[],\"groups\":[],\"deleted\":[1]}");
+        assertThatThrownBy(() -> JsonScimFile.open(file)).isInstanceOf(IOException.class).hasMessageContaining("deleted");
+    }
+
+    @Test
     void anExistingFileWiderThan0600_isNarrowedOnceRead() throws IOException {
         Path file = dir.resolve("scim.json");
         Files.writeString(file, "{\"users\":[],\"groups\":[]}");
