@@ -77,10 +77,16 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param postmortemsFile {@code OMCP_POSTMORTEMS_FILE}
      * @param productsFile {@code OMCP_PRODUCTS_FILE}; empty when Products live in memory only
      */
-    public record Management(Path postmortemsFile, Optional<Path> productsFile) {
+    public record Management(Path postmortemsFile, Optional<Path> productsFile, Inspect inspect) {
         public Management {
+            Objects.requireNonNull(inspect, "inspect");
             Objects.requireNonNull(postmortemsFile, "postmortemsFile");
             Objects.requireNonNull(productsFile, "productsFile");
+        }
+
+        /** Stores of {@code postmortemsFile} and {@code productsFile}, and the default Inspect settings. */
+        public Management(Path postmortemsFile, Optional<Path> productsFile) {
+            this(postmortemsFile, productsFile, Inspect.defaults());
         }
 
         /** Stores of {@code postmortemsFile}, and Products in memory. */
@@ -95,6 +101,26 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param perSourceTimeout {@code OMCP_TOOL_SOURCE_TIMEOUT}
      * @param deadline {@code OMCP_TOOL_DEADLINE}
      */
+    /**
+     * Inspect (spec 3.1, 8; docs/inspect.md).
+     *
+     * @param mode {@code OMCP_INSPECT}: {@code off} or {@code observe} (the others are refused at start)
+     * @param file {@code OMCP_INSPECT_FILE}; empty: a memory ring
+     * @param window {@code OMCP_INSPECT_WINDOW}
+     */
+    public record Inspect(dev.omcp.ports.inspect.InspectMode mode, Optional<Path> file, Duration window) {
+        public Inspect {
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(file, "file");
+            Objects.requireNonNull(window, "window");
+        }
+
+        /** observe, in memory, 24 h. */
+        public static Inspect defaults() {
+            return new Inspect(dev.omcp.ports.inspect.InspectMode.OBSERVE, Optional.empty(), Duration.ofHours(24));
+        }
+    }
+
     public record Tools(Duration perSourceTimeout, Duration deadline) {
         public Tools {
             Objects.requireNonNull(perSourceTimeout, "perSourceTimeout");

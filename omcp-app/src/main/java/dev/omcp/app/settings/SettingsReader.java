@@ -131,7 +131,36 @@ public final class SettingsReader {
 
     private static Settings.Management management(Environment environment) {
         java.util.Optional<java.nio.file.Path> products = productsFile(environment);
-        return new Settings.Management(postmortemsFile(environment), products);
+        return new Settings.Management(postmortemsFile(environment), products, inspect(environment));
+    }
+
+    /** spec 3.1, 8: {@code OMCP_INSPECT}, {@code OMCP_INSPECT_FILE}, {@code OMCP_INSPECT_WINDOW}. */
+    private static Settings.Inspect inspect(Environment environment) {
+        String text = environment.oneOf(Variables.INSPECT, List.of("off", "observe", "dryrun", "enforce"));
+        dev.omcp.ports.inspect.InspectMode mode = dev.omcp.ports.inspect.InspectMode.parse(text)
+                .orElse(dev.omcp.ports.inspect.InspectMode.OBSERVE);
+        if (mode == dev.omcp.ports.inspect.InspectMode.DRYRUN || mode == dev.omcp.ports.inspect.InspectMode.ENFORCE) {
+            // a mode that would do nothing is worse than no start: the operator would believe calls are checked
+            environment.problem(Variables.INSPECT, "is " + text + ", but this version only observes: dry-run and enforcement"
+                    + " need accepted rules, which it cannot derive yet; set off or observe (docs/inspect.md)");
+            mode = dev.omcp.ports.inspect.InspectMode.OBSERVE;
+        }
+        String windowText = environment.string(Variables.INSPECT_WINDOW);
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("([0-9]{1,6})([smhd])").matcher(windowText);
+        Duration window = Duration.ofHours(24);
+        Duration parsed = matcher.matches() ? switch (matcher.group(2)) {
+            case "s" -> Duration.ofSeconds(Long.parseLong(matcher.group(1)));
+            case "m" -> Duration.ofMinutes(Long.parseLong(matcher.group(1)));
+            case "h" -> Duration.ofHours(Long.parseLong(matcher.group(1)));
+            default -> Duration.ofDays(Long.parseLong(matcher.group(1)));
+        } : null;
+        if (parsed == null || parsed.compareTo(Duration.ofMinutes(1)) < 0 || parsed.compareTo(Duration.ofDays(90)) > 0) {
+            environment.problem(Variables.INSPECT_WINDOW, "must be a number and a unit s, m, h or d from 1m to 90d, like 24h; got '"
+                    + dev.omcp.sdk.text.BackendText.quoted(windowText, 40) + "'");
+        } else {
+            window = parsed;
+        }
+        return new Settings.Inspect(mode, environment.file(Variables.INSPECT_FILE), window);
     }
 
     /** {@code OMCP_PRODUCTS_FILE}: a file whose name says how it is written (the store reads it at start). */

@@ -13,6 +13,8 @@ import dev.omcp.sdk.text.LogField;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.adapters.http.products.ProductRoutes;
+import dev.omcp.adapters.http.inspect.InspectRoutes;
+import dev.omcp.ports.entitlements.Entitlements;
 import dev.omcp.adapters.storage.products.InvalidProductsFileException;
 import dev.omcp.adapters.storage.products.ProductsFile;
 import dev.omcp.core.gateway.Gateway;
@@ -163,7 +165,9 @@ public final class GatewayAssembly implements AutoCloseable {
         Settings.TokenBudget budget = settings.agent().tokenBudget();
         // closed after the HTTP server (opened later, closed first): the last charges are in its final write
         TokenUsageStore usageStore = tokenUsageStore(budget, opened);
+        Entitlements entitlements = ScimAssembly.entitlements(settings.scim(), clock);
         Gateway.Builder builder = Gateway.builder()
+                .inspect(InspectAssembly.inspector(settings.management().inspect(), entitlements, clock, opened))
                 .title("OMCP observability gateway")
                 .version(version)
                 .instructions(AgentGuide.INSTRUCTIONS)
@@ -212,6 +216,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .module(new AuditRoutes(audit))
                 .module(new UsageRoutes(gateway.requestRate(), gateway.tokenUsage()))
                 .module(new ProductRoutes(gateway.products(), access.policy()))
+                .module(new InspectRoutes(gateway.inspect()))
                 .audit(audit)
                 .module(sources.routes())
                 .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
@@ -220,7 +225,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
-        ScimAssembly.module(settings.scim(), clock, access.revocations(), provisioned::set).ifPresent(httpBuilder::module);
+        ScimAssembly.module(settings.scim(), entitlements, clock, access.revocations(), provisioned::set).ifPresent(httpBuilder::module);
         HealthThresholdsStore thresholdsStore = options.throwawayFiles()
                 ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
                 : started.sourceStore().thresholds();

@@ -62,9 +62,8 @@ final class ScimAssembly {
      * @param governLogins given the directory's say over logins (refusals, group roles) when SCIM is mounted;
      *     not called otherwise, so a directory that is not mounted changes no login
      */
-    static Optional<HttpModule> module(Settings.Scim settings, Clock clock, SessionRevocations revocations,
+    static Optional<HttpModule> module(Settings.Scim settings, Entitlements entitlements, Clock clock, SessionRevocations revocations,
             Consumer<ProvisionedLogins> governLogins) {
-        Entitlements entitlements = entitlements(settings, clock);
         if (settings.token().isEmpty()) {
             return Optional.empty();
         }

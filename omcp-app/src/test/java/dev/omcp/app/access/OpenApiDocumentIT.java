@@ -70,7 +70,8 @@ class OpenApiDocumentIT {
             Map.entry("POST /api/connectors/install", "{\"name\": \"no-such-connector\", \"version\": \"1.0.0\"}"),
             // "pm-none" is the path's {id} (PATH_VALUES); list_sources is a registered tool
             Map.entry("PUT /api/products/{id}", "{\"id\": \"pm-none\", \"name\": \"Schema example\", \"status\": \"staging\", "
-                    + "\"tools\": [\"list_sources\"]}"));
+                    + "\"tools\": [\"list_sources\"]}"),
+            Map.entry("PUT /api/inspect/mode", "{\"mode\": \"observe\"}"));
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
 

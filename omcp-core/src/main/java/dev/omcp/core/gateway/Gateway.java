@@ -9,6 +9,8 @@ import dev.omcp.core.hooks.HookMode;
 import dev.omcp.core.hooks.HookPipeline;
 import dev.omcp.core.hooks.HookRegistry;
 import dev.omcp.core.info.GatewayDescriptionService;
+import dev.omcp.core.inspect.InspectInterceptor;
+import dev.omcp.core.inspect.Inspector;
 import dev.omcp.core.mcp.InProcessToolCalls;
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpDispatcher;
@@ -40,6 +42,7 @@ import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.ports.info.VerifiedSuite;
+import dev.omcp.ports.inspect.ManageInspect;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpSessionStore;
 import dev.omcp.ports.prompts.Prompt;
@@ -86,10 +89,12 @@ public final class Gateway {
     private final ReadTokenUsage tokenUsage;
     private final RequestRateLimit requestRate;
     private final ProductCatalog products;
+    private final Inspector inspector;
 
     private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools,
             AccessPolicy accessPolicy, InvokeTool invokeTool, ReadTokenUsage tokenUsage, RequestRateLimit requestRate,
-            ProductCatalog products) {
+            ProductCatalog products, Inspector inspector) {
+        this.inspector = inspector;
         this.products = products;
         this.tokenUsage = tokenUsage;
         this.requestRate = requestRate;
@@ -164,6 +169,11 @@ public final class Gateway {
         return products;
     }
 
+    /** Inspect (spec 2.14, 3.1): the mode and the observed tool calls, for {@code InspectRoutes}. */
+    public ManageInspect inspect() {
+        return inspector;
+    }
+
     /** Assembles a {@link Gateway}. Not thread-safe; build once. */
     public static final class Builder {
         private String name = "omcp";
@@ -197,8 +207,21 @@ public final class Gateway {
         private long dailyTokens;
         private TokenUsageStore tokenUsageStore = TokenUsageStore.memoryOnly();
         private ProductStore productStore = new InMemoryProductStore();
+        private Inspector inspector;
 
         private Builder() {}
+
+        /**
+         * Inspect (spec 2.14, 3.1): whether and where every {@code tools/call} is observed. Default:
+         * {@code observe} into a memory ring of {@value dev.omcp.core.inspect.MemoryObservations#DEFAULT_CAPACITY}
+         * records, 24 h window, no entitlement, on the builder's clock. The observer runs after every
+         * interceptor added with {@link #interceptor} and before the token budget and the hooks, so a
+         * budget refusal or a hook's block is recorded as the error result the caller got.
+         */
+        public Builder inspect(Inspector inspector) {
+            this.inspector = Objects.requireNonNull(inspector, "inspector");
+            return this;
+        }
 
         /**
          * Where the Products live (spec 2.16); default memory only. Read once, when the gateway is built.
@@ -494,6 +517,8 @@ public final class Gateway {
             McpDispatcher[] self = new McpDispatcher[1];
             methods.put("notifications/cancelled", call -> self[0].cancel(call));
             List<McpInterceptor> chain = new ArrayList<>(interceptors);
+            Inspector inspect = inspector != null ? inspector : Inspector.observing(clock);
+            chain.add(new InspectInterceptor(inspect, tool -> registry.find(tool).map(t -> t.definition().inputSchema())));
             ReadTokenUsage tokenUsage = () -> new TokenUsageSnapshot(OptionalLong.empty(), TokenLedger.WINDOW_MS, List.of());
             if (dailyTokens > 0) {
                 TokenLedger ledger = tokenLedger();
@@ -519,7 +544,7 @@ public final class Gateway {
                     apiKeys.stream().map(key -> new CredentialRateLimiter.Credential(key.name(), key.tenant())).toList(),
                     defaultRequestRate, requestRateOverrides, clock);
             return new Gateway(dispatcher, authentication, description, registry, accessPolicy, inProcess, tokenUsage, requestRate,
-                    products);
+                    products, inspect);
         }
 
         /** The ledger of the token budget, with what the store kept, tracked by the store from now on. */

@@ -8,11 +8,11 @@ import java.nio.channels.FileChannel;
  * Reads the lines of a file backwards from a given end, in fixed-size chunks, so the newest
  * entries of a large log are found without reading the rest. Not thread-safe; one per scan.
  */
-final class ReverseLines {
+public final class ReverseLines {
     static final int CHUNK = 64 * 1024;
 
     /** One line: its bytes (without the line break) and where it starts; {@code bytes} is null when it was too long. */
-    record Line(long offset, byte[] bytes, long length) {}
+    public record Line(long offset, byte[] bytes, long length) {}
 
     private final FileChannel channel;
     private final int maxLine;
@@ -25,14 +25,14 @@ final class ReverseLines {
     /**
      * @param end where the region ends; when the byte before it is a line break, that break ends the last line
      */
-    ReverseLines(FileChannel channel, long end, int maxLine) throws IOException {
+    public ReverseLines(FileChannel channel, long end, int maxLine) throws IOException {
         this.channel = channel;
         this.maxLine = maxLine;
         this.cursor = end == 0 ? -1 : byteAt(end - 1) == '\n' ? end - 1 : end;
     }
 
     /** The previous line, or null at the start of the file. */
-    Line previous() throws IOException {
+    public Line previous() throws IOException {
         if (cursor < 0) {
             return null;
         }

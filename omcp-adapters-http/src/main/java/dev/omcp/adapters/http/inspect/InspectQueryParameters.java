@@ -1,0 +1,102 @@
+package dev.omcp.adapters.http.inspect;
+
+import dev.omcp.ports.inspect.Observation;
+import dev.omcp.ports.inspect.ObservationQuery;
+import dev.omcp.sdk.text.BackendText;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Reads the query string of {@code GET /api/inspect/events} strictly, as {@code GET /api/audit} does:
+ * an unknown or repeated parameter, a time without a zone, an unknown outcome or decision, or a limit
+ * outside 1-1000 is refused with the parameter named.
+ */
+final class InspectQueryParameters {
+    static final int MAX_TEXT = 256;
+    private static final Set<String> KNOWN = Set.of("from", "to", "principal", "tool", "outcome", "decision", "limit");
+
+    sealed interface Result {}
+
+    record Valid(ObservationQuery query) implements Result {}
+
+    record Invalid(String message) implements Result {}
+
+    private InspectQueryParameters() {}
+
+    static Result parse(Map<String, List<String>> parameters) {
+        for (String name : new TreeSet<>(parameters.keySet())) {
+            if (!KNOWN.contains(name)) {
+                return new Invalid("unknown parameter '" + shown(name)
+                        + "'; the parameters are from, to, principal, tool, outcome, decision and limit");
+            }
+            if (parameters.get(name).size() > 1) {
+                return new Invalid("parameter '" + name + "' is given " + parameters.get(name).size() + " times; give it once");
+            }
+        }
+        Optional<Instant> from;
+        Optional<Instant> to;
+        try {
+            from = single(parameters, "from").map(text -> time("from", text));
+            to = single(parameters, "to").map(text -> time("to", text));
+        } catch (IllegalArgumentException e) {
+            return new Invalid(e.getMessage());
+        }
+        if (from.isPresent() && to.isPresent() && from.get().isAfter(to.get())) {
+            return new Invalid("'from' is after 'to'; swap them");
+        }
+        Optional<String> principal = single(parameters, "principal");
+        Optional<String> tool = single(parameters, "tool");
+        for (String name : List.of("principal", "tool")) {
+            Optional<String> text = single(parameters, name);
+            if (text.isPresent() && (text.get().isEmpty() || text.get().length() > MAX_TEXT)) {
+                return new Invalid("'" + name + "' must be 1 to " + MAX_TEXT + " characters");
+            }
+        }
+        Optional<String> outcomeText = single(parameters, "outcome");
+        Optional<Observation.Outcome> outcome = outcomeText.map(Observation.Outcome::parse);
+        if (outcomeText.isPresent() && outcome.isEmpty()) {
+            return new Invalid("'outcome' must be ok or error, got '" + shown(outcomeText.get()) + "'");
+        }
+        Optional<String> decisionText = single(parameters, "decision");
+        Optional<Observation.Decision> decision = decisionText.map(Observation.Decision::parse);
+        if (decisionText.isPresent() && decision.isEmpty()) {
+            return new Invalid("'decision' must be allow, would-block or blocked, got '" + shown(decisionText.get()) + "'");
+        }
+        int limit = ObservationQuery.DEFAULT_LIMIT;
+        Optional<String> limitText = single(parameters, "limit");
+        if (limitText.isPresent()) {
+            String text = limitText.get();
+            if (!text.matches("[0-9]{1,7}") || Integer.parseInt(text) < 1 || Integer.parseInt(text) > ObservationQuery.MAX_LIMIT) {
+                return new Invalid("'limit' must be a whole number from 1 to " + ObservationQuery.MAX_LIMIT + ", got '"
+                        + shown(text) + "'");
+            }
+            limit = Integer.parseInt(text);
+        }
+        return new Valid(new ObservationQuery(from, to, principal, tool, outcome, decision, Optional.empty(), limit));
+    }
+
+    private static Optional<String> single(Map<String, List<String>> parameters, String name) {
+        List<String> values = parameters.get(name);
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+    }
+
+    private static Instant time(String name, String text) {
+        try {
+            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 time with a zone, like 2025-01-31T12:00:00Z;"
+                    + " got '" + shown(text) + "'", e);
+        }
+    }
+
+    private static String shown(String text) {
+        return BackendText.quoted(text, 40);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.omcp.adapters.storage.inspect;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.ports.inspect.Observation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** One observation as one JSONL line, and back. */
+final class ObservationLines {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private ObservationLines() {}
+
+    /** The line, with its newline. */
+    static byte[] line(Observation observation) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("ts", observation.ts().toString());
+        json.put("principal", observation.principal());
+        json.put("authKind", observation.authKind());
+        json.put("tenant", observation.tenant());
+        json.put("tool", observation.tool());
+        json.put("resources", observation.resources());
+        json.put("args", observation.args());
+        json.put("outcome", observation.outcome().wireName());
+        json.put("latencyMs", observation.latencyMs());
+        json.put("decision", observation.decision().wireName());
+        try {
+            return (MAPPER.writeValueAsString(json) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an observation of strings and numbers cannot fail to serialize", e);
+        }
+    }
+
+    /** The observation of a line, or empty when the line is not one (torn, edited, of another version). */
+    static Optional<Observation> parse(byte[] line) {
+        try {
+            JsonNode json = MAPPER.readTree(line);
+            if (json == null || !json.isObject()) {
+                return Optional.empty();
+            }
+            Observation.Outcome outcome = Observation.Outcome.parse(json.path("outcome").asText());
+            Observation.Decision decision = Observation.Decision.parse(json.path("decision").asText());
+            if (outcome == null || decision == null || !json.path("ts").isTextual() || !json.path("principal").isTextual()
+                    || !json.path("tool").isTextual() || !json.path("latencyMs").canConvertToLong()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Observation(Instant.parse(json.get("ts").asText()), json.get("principal").asText(),
+                    json.path("authKind").asText(""), json.path("tenant").asText(""), json.get("tool").asText(),
+                    strings(json.path("resources")), strings(json.path("args")), outcome, Math.max(0, json.get("latencyMs").asLong()),
+                    decision));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // a torn or foreign line is skipped, never fatal for the read
+        }
+    }
+
+    private static Map<String, String> strings(JsonNode node) {
+        Map<String, String> map = new TreeMap<>();
+        if (node.isObject()) {
+            node.properties().forEach(entry -> map.put(entry.getKey(), entry.getValue().asText()));
+        }
+        return map;
+    }
+}

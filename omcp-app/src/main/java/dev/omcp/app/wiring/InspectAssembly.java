@@ -1,0 +1,31 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.storage.inspect.JsonlObservations;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.core.inspect.Inspector;
+import dev.omcp.core.inspect.MemoryObservations;
+import dev.omcp.ports.entitlements.Entitlements;
+import dev.omcp.ports.inspect.Observations;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Inspect (spec 2.14, 3.1): the observation store the settings name, and the mode they start in. */
+final class InspectAssembly {
+    private static final Logger LOG = LoggerFactory.getLogger(InspectAssembly.class);
+
+    private InspectAssembly() {}
+
+    /** The inspector; a file store's writer is closed with {@code opened}, after the HTTP server stopped. */
+    static Inspector inspector(Settings.Inspect settings, Entitlements entitlements, Clock clock, OpenedParts opened) {
+        Observations store;
+        if (settings.file().isPresent()) {
+            store = opened.add(JsonlObservations.open(settings.file().get(), clock));
+        } else {
+            store = new MemoryObservations();
+        }
+        LOG.info("event=inspect mode={} storage={} window={}s", settings.mode().wireName(), store.storage(),
+                settings.window().toSeconds());
+        return new Inspector(settings.mode(), store, entitlements, clock, settings.window());
+    }
+}

@@ -1,0 +1,85 @@
+package dev.omcp.ports.inspect;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One observed tool call (spec 2.14): its signature only, never the raw argument values or the result.
+ *
+ * @param ts when the call was answered
+ * @param principal the caller's principal id ({@code key:ci-bot}, {@code user:alice}, {@code anonymous})
+ * @param authKind how the caller was authenticated, lower case ({@code api_key}, {@code session}, ...)
+ * @param tenant the caller's tenant; empty string when none
+ * @param tool the tool name as called (bounded)
+ * @param resources the resource dimensions named by the call ({@code source}, {@code service},
+ *     {@code namespace}) with their values: names, not free text, bounded in length
+ * @param args each other argument's shape: a bucket, an enum value, a fingerprint; never the value
+ * @param outcome {@code ok} or {@code error}
+ * @param latencyMs how long the call took, in milliseconds
+ * @param decision {@code allow}, {@code would-block} or {@code blocked}
+ */
+public record Observation(Instant ts, String principal, String authKind, String tenant, String tool, Map<String, String> resources,
+        Map<String, String> args, Outcome outcome, long latencyMs, Decision decision) {
+
+    public Observation {
+        Objects.requireNonNull(ts, "ts");
+        Objects.requireNonNull(principal, "principal");
+        Objects.requireNonNull(authKind, "authKind");
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(decision, "decision");
+        // sorted: a record reads and stores the same whatever order the caller sent its arguments in
+        resources = java.util.Collections.unmodifiableMap(new TreeMap<>(resources));
+        args = java.util.Collections.unmodifiableMap(new TreeMap<>(args));
+        if (latencyMs < 0) {
+            throw new IllegalArgumentException("latencyMs must not be negative, got " + latencyMs);
+        }
+    }
+
+    /** How the call ended. */
+    public enum Outcome {
+        OK, ERROR;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The outcome of a wire name, or null. */
+        public static Outcome parse(String text) {
+            for (Outcome outcome : values()) {
+                if (outcome.wireName().equals(text)) {
+                    return outcome;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** What Inspect decided about the call. */
+    public enum Decision {
+        ALLOW("allow"), WOULD_BLOCK("would-block"), BLOCKED("blocked");
+
+        private final String wireName;
+
+        Decision(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+
+        /** The decision of a wire name, or null. */
+        public static Decision parse(String text) {
+            for (Decision decision : values()) {
+                if (decision.wireName.equals(text)) {
+                    return decision;
+                }
+            }
+            return null;
+        }
+    }
+}
