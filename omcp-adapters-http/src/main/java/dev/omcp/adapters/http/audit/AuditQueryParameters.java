@@ -1,11 +1,11 @@
 package dev.omcp.adapters.http.audit;
 
+import static dev.omcp.adapters.http.api.QueryValues.shown;
+import static dev.omcp.adapters.http.api.QueryValues.single;
+import static dev.omcp.adapters.http.api.QueryValues.time;
+
 import dev.omcp.ports.audit.AuditQuery;
-import dev.omcp.sdk.text.BackendText;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,24 +89,5 @@ final class AuditQueryParameters {
             beforeSeq = OptionalLong.of(Long.parseLong(text));
         }
         return new Valid(new AuditQuery(from, to, actor, action, beforeSeq, Optional.empty(), limit));
-    }
-
-    private static Optional<String> single(Map<String, List<String>> parameters, String name) {
-        List<String> values = parameters.get(name);
-        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
-    }
-
-    private static Instant time(String name, String text) {
-        try {
-            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-        } catch (DateTimeException e) {
-            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 time with a zone, like"
-                    + " 2025-01-31T12:00:00Z or 2025-01-31T14:00:00+02:00; got '" + shown(text) + "'", e);
-        }
-    }
-
-    /** A caller's value as it may appear in an error message: bounded, one line, no bidi override or other format character. */
-    private static String shown(String text) {
-        return BackendText.quoted(text, 40);
     }
 }

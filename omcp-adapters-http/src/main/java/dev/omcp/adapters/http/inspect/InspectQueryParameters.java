@@ -1,12 +1,12 @@
 package dev.omcp.adapters.http.inspect;
 
+import static dev.omcp.adapters.http.api.QueryValues.shown;
+import static dev.omcp.adapters.http.api.QueryValues.single;
+import static dev.omcp.adapters.http.api.QueryValues.time;
+
 import dev.omcp.ports.inspect.Observation;
 import dev.omcp.ports.inspect.ObservationQuery;
-import dev.omcp.sdk.text.BackendText;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,23 +80,5 @@ final class InspectQueryParameters {
             limit = Integer.parseInt(text);
         }
         return new Valid(new ObservationQuery(from, to, principal, tool, outcome, decision, Optional.empty(), limit));
-    }
-
-    private static Optional<String> single(Map<String, List<String>> parameters, String name) {
-        List<String> values = parameters.get(name);
-        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
-    }
-
-    private static Instant time(String name, String text) {
-        try {
-            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-        } catch (DateTimeException e) {
-            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 time with a zone, like 2025-01-31T12:00:00Z;"
-                    + " got '" + shown(text) + "'", e);
-        }
-    }
-
-    private static String shown(String text) {
-        return BackendText.quoted(text, 40);
     }
 }
