@@ -270,6 +270,8 @@ class KubernetesPagingIT {
         assertThat(connector.health().message()).contains("not yet listed: pod (the Kubernetes API answered the pod list without "
                 + "a resourceVersion");
         assertThat(api.watchRequests(PODS)).isEmpty();
+        // the watcher records the error before it logs it: waiting only for the error raced the log line
+        eventually(() -> log.messages().stream().anyMatch(m -> m.contains("event=kubernetes-watch-failed source=paged kind=pod")));
         assertThat(log.messages()).anyMatch(m -> m.contains("event=kubernetes-watch-failed source=paged kind=pod")
                 && m.contains("without a resourceVersion"));
         assertThat(connector.watchers()).filteredOn(w -> !w.kind().equals("pod")).allMatch(KindWatcher::synced);
