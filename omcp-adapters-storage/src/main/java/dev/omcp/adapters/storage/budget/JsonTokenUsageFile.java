@@ -225,7 +225,7 @@ public final class JsonTokenUsageFile implements TokenUsageStore, AutoCloseable 
     }
 
     private static SavedTokenUsage parse(Path file, String text) throws IOException {
-        String whatToDo = "; the gateway does not start on it, since starting without the usage it holds would give every credential a "
+        String remedy = "; the gateway does not start on it, since starting without the usage it holds would give every credential a "
                 + "fresh daily budget: restore the file from a backup, or move it away to start every credential from zero";
         JsonNode root;
         try {
@@ -233,13 +233,13 @@ public final class JsonTokenUsageFile implements TokenUsageStore, AutoCloseable 
         } catch (JsonProcessingException e) {
             // only the location: the parser's message may quote the file's content
             String where = JsonSyntaxLocation.of(e);
-            throw refused(file, "is not valid JSON" + where + whatToDo);
+            throw refused(file, "is not valid JSON" + where + remedy);
         }
         if (root == null || !root.isObject() || !root.path("credentials").isObject()) {
-            throw refused(file, "is not a token usage file ({\"version\": 1, \"credentials\": {...}})" + whatToDo);
+            throw refused(file, "is not a token usage file ({\"version\": 1, \"credentials\": {...}})" + remedy);
         }
         if (!root.path("version").isIntegralNumber() || root.path("version").asLong() != VERSION) {
-            throw refused(file, "is of another version (" + root.path("version") + ", this gateway reads " + VERSION + ")" + whatToDo);
+            throw refused(file, "is of another version (" + root.path("version") + ", this gateway reads " + VERSION + ")" + remedy);
         }
         Map<String, List<TokenBucket>> byActor = new HashMap<>();
         int credentialIndex = 0;
@@ -247,7 +247,7 @@ public final class JsonTokenUsageFile implements TokenUsageStore, AutoCloseable 
             Map.Entry<String, JsonNode> credential = it.next();
             credentialIndex++;
             if (!credential.getValue().isArray()) {
-                throw refused(file, "holds credential number " + credentialIndex + " without a list of buckets" + whatToDo);
+                throw refused(file, "holds credential number " + credentialIndex + " without a list of buckets" + remedy);
             }
             List<TokenBucket> buckets = new ArrayList<>();
             int bucketIndex = 0;
@@ -255,7 +255,7 @@ public final class JsonTokenUsageFile implements TokenUsageStore, AutoCloseable 
                 bucketIndex++;
                 if (!bucket.isArray() || bucket.size() != 2 || !whole(bucket.get(0), 0) || !whole(bucket.get(1), 1)) {
                     throw refused(file, "holds an invalid bucket (number " + bucketIndex + " of credential number " + credentialIndex
-                            + "): each is [start in epoch milliseconds, tokens of at least 1]" + whatToDo);
+                            + "): each is [start in epoch milliseconds, tokens of at least 1]" + remedy);
                 }
                 buckets.add(new TokenBucket(bucket.get(0).asLong(), bucket.get(1).asLong()));
             }
