@@ -1,6 +1,7 @@
 package dev.omcp.ports.inspect;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -40,6 +41,25 @@ public record Observation(Instant ts, String principal, String authKind, String 
     }
 
     /** How the call ended. */
+    /**
+     * The record's fields under their wire names, in the order every reader shows them: one shape for
+     * the JSONL store and for {@code GET /api/inspect/events}.
+     */
+    public Map<String, Object> wireFields() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("ts", ts.toString());
+        fields.put("principal", principal);
+        fields.put("authKind", authKind);
+        fields.put("tenant", tenant);
+        fields.put("tool", tool);
+        fields.put("resources", resources);
+        fields.put("args", args);
+        fields.put("outcome", outcome.wireName());
+        fields.put("latencyMs", latencyMs);
+        fields.put("decision", decision.wireName());
+        return fields;
+    }
+
     public enum Outcome {
         OK, ERROR;
 

@@ -113,25 +113,11 @@ public final class InspectRoutes implements HttpModule {
                 String tenant = ApiCaller.principal(ctx).map(Principal::tenant).orElse("");
                 List<Observation> events = inspect.events(tenant.isEmpty() ? query : query.onlyTenant(tenant));
                 Map<String, Object> body = new LinkedHashMap<>();
-                body.put("events", events.stream().map(InspectRoutes::json).toList());
+                body.put("events", events.stream().map(Observation::wireFields).toList());
                 body.put("count", events.size());
                 JsonResponses.json(ctx, 200, body);
             }
         }
     }
 
-    private static Map<String, Object> json(Observation observation) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("ts", observation.ts().toString());
-        json.put("principal", observation.principal());
-        json.put("authKind", observation.authKind());
-        json.put("tenant", observation.tenant());
-        json.put("tool", observation.tool());
-        json.put("resources", observation.resources());
-        json.put("args", observation.args());
-        json.put("outcome", observation.outcome().wireName());
-        json.put("latencyMs", observation.latencyMs());
-        json.put("decision", observation.decision().wireName());
-        return json;
-    }
 }

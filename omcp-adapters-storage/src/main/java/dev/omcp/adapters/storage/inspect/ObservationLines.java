@@ -7,7 +7,6 @@ import dev.omcp.ports.inspect.Observation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -20,17 +19,7 @@ final class ObservationLines {
 
     /** The line, with its newline. */
     static byte[] line(Observation observation) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("ts", observation.ts().toString());
-        json.put("principal", observation.principal());
-        json.put("authKind", observation.authKind());
-        json.put("tenant", observation.tenant());
-        json.put("tool", observation.tool());
-        json.put("resources", observation.resources());
-        json.put("args", observation.args());
-        json.put("outcome", observation.outcome().wireName());
-        json.put("latencyMs", observation.latencyMs());
-        json.put("decision", observation.decision().wireName());
+        Map<String, Object> json = observation.wireFields();
         try {
             return (MAPPER.writeValueAsString(json) + "\n").getBytes(StandardCharsets.UTF_8);
         } catch (JsonProcessingException e) {
