@@ -37,6 +37,7 @@ final class PerKeyMaps {
     static final List<String> DISABLE_WORDS = List.of("off", "none", "unlimited", "disabled", "false");
     /** As {@code OMCP_API_KEYS} refuses shorter tokens, shorter text cannot be one. */
     private static final int MIN_TOKEN_LENGTH = 16;
+    private static final java.util.regex.Pattern ROLE = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** One {@code name=value} entry; {@code position} counts from 1 among the entries that are not empty. */
     private record Entry(int position, String name, String value) {}
@@ -107,6 +108,53 @@ final class PerKeyMaps {
                         + Product.ID_RULE);
             }
         });
+    }
+
+    /**
+     * {@code OMCP_KEY_ROLES}: per key name, the roles it holds. Whether the access policy defines them is the start's
+     * warning ({@code AgentKeys}), as a custom policy file or OPA decides what a role means.
+     */
+    Map<String, List<String>> roles() {
+        return lists(Variables.KEY_ROLES, "the roles it holds", (entry, item) -> {
+            if (!ROLE.matcher(item).matches()) {
+                problem(Variables.KEY_ROLES, label(entry) + " lists " + shown(item) + ", which is not a role name: 1-64 of A-Z, a-z,"
+                        + " 0-9, '_', '.', '-'");
+            }
+        });
+    }
+
+    /**
+     * {@code OMCP_KEY_BYPASS_REDACTION}: the names of the keys that may skip the redaction of {@code query_logs} (spec 5.7),
+     * a comma-separated list. A name that is no key, or is listed twice, refuses the start: this is the one setting
+     * that lifts a protection, so a typo must not pass unseen.
+     */
+    Set<String> bypassRedaction() {
+        Variable variable = Variables.KEY_BYPASS_REDACTION;
+        Optional<String> raw = environment.raw(variable);
+        if (raw.isEmpty()) {
+            return Set.of();
+        }
+        if (keyNames.isPresent() && keyNames.get().isEmpty()) {
+            environment.requiresWith(Variables.API_KEYS, List.of(variable));
+            return Set.of();
+        }
+        List<String> names = Arrays.stream(raw.get().split(",", -1)).map(String::trim).toList();
+        Set<String> listed = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            int position = i + 1;
+            String label = name.length() < MIN_TOKEN_LENGTH ? "item " + position + " ('" + BackendText.quoted(name, MIN_TOKEN_LENGTH) + "')"
+                    : "item " + position + " (not shown: it may be a token)";
+            if (name.isEmpty()) {
+                problem(variable, "item " + position + " is empty; separate the key names with one ',', with none at either end");
+            } else if (keyNames.isPresent() && !keyNames.get().contains(name)) {
+                problem(variable, label + " names no key of " + Variables.API_KEYS.name() + "; use the name of one of its name:token"
+                        + " entries");
+            } else if (!listed.add(name)) {
+                problem(variable, label + " lists the same key twice; list each key once");
+            }
+        }
+        return Set.copyOf(listed);
     }
 
     /**

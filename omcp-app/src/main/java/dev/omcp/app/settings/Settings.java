@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Everything the launcher read from the environment, validated, immutable.
@@ -254,13 +255,22 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      *
      * @param tenant {@code OMCP_KEY_TENANTS}: the tenant the key is bound to, the empty string when none
      * @param allowLists {@code OMCP_KEY_TOOLS} and {@code OMCP_KEY_SOURCES}: the tools and sources the key is limited to
+     * @param roles {@code OMCP_KEY_ROLES}: the roles the key holds for the agent side's permission checks
+     * @param bypassRedaction whether {@code OMCP_KEY_BYPASS_REDACTION} lists the key (one gate of spec 5.7's three)
      */
-    public record ApiKeyEntry(String name, String token, String tenant, AllowLists allowLists) {
+    public record ApiKeyEntry(String name, String token, String tenant, AllowLists allowLists, Set<String> roles,
+            boolean bypassRedaction) {
         public ApiKeyEntry {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(tenant, "tenant");
             Objects.requireNonNull(allowLists, "allowLists");
+            roles = Set.copyOf(roles);
+        }
+
+        /** A key bound to {@code tenant}, limited by {@code allowLists}, without roles or bypass. */
+        public ApiKeyEntry(String name, String token, String tenant, AllowLists allowLists) {
+            this(name, token, tenant, allowLists, Set.of(), false);
         }
 
         /** A key bound to no tenant and limited to nothing. */
@@ -270,7 +280,8 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
 
         @Override
         public String toString() {
-            return "ApiKeyEntry[" + name + ", token hidden, tenant=" + tenant + ", " + allowLists + "]";
+            return "ApiKeyEntry[" + name + ", token hidden, tenant=" + tenant + ", " + allowLists + ", roles=" + roles
+                    + ", bypassRedaction=" + bypassRedaction + "]";
         }
     }
 

@@ -202,9 +202,12 @@ public final class SettingsReader {
         Map<String, List<String>> tools = maps.tools();
         Map<String, List<String>> sources = maps.sources();
         Map<String, List<String>> products = maps.products();
+        Map<String, List<String>> roles = maps.roles();
+        Set<String> bypass = maps.bypassRedaction();
         PerKeyMaps.Rates rates = maps.rates();
         keys = keys.stream().map(key -> new Settings.ApiKeyEntry(key.name(), key.token(), tenants.getOrDefault(key.name(), ""),
-                allowLists(tools.get(key.name()), sources.get(key.name()), products.get(key.name())))).toList();
+                allowLists(tools.get(key.name()), sources.get(key.name()), products.get(key.name())),
+                Set.copyOf(roles.getOrDefault(key.name(), List.of())), bypass.contains(key.name()))).toList();
         int problemsBefore = environment.problems().size();
         int perCredential = environment.integer(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, 1, 1_000_000);
         int total = environment.integer(Variables.MCP_MAX_SESSIONS, 1, 1_000_000);

@@ -37,8 +37,7 @@ public final class UnknownVariables {
      * not unknown (no typo to guess at), but set they have no effect, which the launcher says at start
      * ({@link #notSupportedYet}).
      */
-    static final Map<String, String> NOT_SUPPORTED_YET = Map.of(
-            "OMCP_KEY_BYPASS_REDACTION", "no credential may skip redaction in this version; query_logs output stays redacted");
+    static final Map<String, String> NOT_SUPPORTED_YET = Map.of();
     /**
      * Gateway names that, without the prefix, are ordinary variables of other programs: web
      * frameworks read {@code ALLOWED_HOSTS} and {@code LOG_LEVEL}, hosting platforms set

@@ -22,6 +22,12 @@ public final class Variables {
     public static final Variable KEY_PRODUCTS = new Variable("OMCP_KEY_PRODUCTS", List.of(), "",
             "Products of each API key as name=productA|productB;...: the key may use only those Products' endpoints, and at /mcp"
                     + " only their tools.", false);
+    public static final Variable KEY_ROLES = new Variable("OMCP_KEY_ROLES", List.of(), "",
+            "Roles of each API key as name=roleA|roleB;...: they answer the agent side's permission checks (redaction:bypass);"
+                    + " the management API takes no API key.", false);
+    public static final Variable KEY_BYPASS_REDACTION = new Variable("OMCP_KEY_BYPASS_REDACTION", List.of(), "",
+            "Comma-separated API key names that may read query_logs unredacted when a call sets bypass_redaction and the key's"
+                    + " roles (OMCP_KEY_ROLES) hold redaction:bypass (spec 5.7).", false);
     public static final Variable KEY_RATE_PER_MIN = new Variable("OMCP_KEY_RATE_PER_MIN", List.of(), "",
             "Per API key override of the MCP rate limit as name=count;name=off; an unknown key or a bad count is skipped with a"
                     + " warning (spec 8).", false);
@@ -313,7 +319,7 @@ public final class Variables {
 
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = concat(List.of(
-            HOST, PORT, API_KEYS, KEY_TENANTS, KEY_TOOLS, KEY_SOURCES, KEY_PRODUCTS, KEY_RATE_PER_MIN,
+            HOST, PORT, API_KEYS, KEY_TENANTS, KEY_TOOLS, KEY_SOURCES, KEY_PRODUCTS, KEY_ROLES, KEY_BYPASS_REDACTION, KEY_RATE_PER_MIN,
             MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, TOOL_RATE_PER_MIN, TOOL_DAILY_TOKENS, TOKEN_BUDGET_FILE,
             ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,

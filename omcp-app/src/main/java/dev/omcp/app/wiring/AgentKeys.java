@@ -3,6 +3,10 @@ package dev.omcp.app.wiring;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.Variables;
 import dev.omcp.core.auth.ApiKey;
+import dev.omcp.core.tools.observability.RedactionBypass;
+import dev.omcp.ports.access.AccessDecision;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.text.LogField;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +32,27 @@ final class AgentKeys {
 
     /** The keys of {@code agent}, bound to their tenants ({@code OMCP_KEY_TENANTS}) and limited by their lists. */
     static List<ApiKey> of(Settings.Agent agent) {
-        return agent.apiKeys().stream().map(entry -> ApiKey.of(entry.name(), entry.token(), entry.tenant(), entry.allowLists()))
-                .toList();
+        return agent.apiKeys().stream()
+                .map(entry -> ApiKey.of(entry.name(), entry.token(), entry.tenant(), entry.allowLists(), entry.roles())).toList();
+    }
+
+    /**
+     * What spec 5.7's gates say of the keys, one event per line: a key listed in {@code OMCP_KEY_BYPASS_REDACTION} whose
+     * roles do not hold {@code redaction:bypass} (its calls stay redacted, which the operator listing it did not mean), and a
+     * key role the policy does not define.
+     */
+    static List<String> bypassWarnings(Settings.Agent agent, AccessPolicy policy) {
+        List<String> lines = new ArrayList<>();
+        for (Settings.ApiKeyEntry key : agent.apiKeys()) {
+            Principal principal = Principal.apiKey(key.name(), key.tenant(), key.allowLists(), key.roles());
+            if (key.bypassRedaction() && !(policy.decide(principal, RedactionBypass.PERMISSION) instanceof AccessDecision.Allowed)) {
+                lines.add("event=key-bypass-ungranted variable=" + Variables.KEY_BYPASS_REDACTION.name() + " key=" + keyName(key)
+                        + " roles=\"" + LogField.of(String.join(",", new java.util.TreeSet<>(key.roles()))) + "\" effect=\"the key is"
+                        + " listed, but its roles do not hold redaction:bypass now, so its query_logs calls stay redacted\""
+                        + " fix=\"give the key a role that holds redaction:bypass (OMCP_KEY_ROLES, builtin: admin), or unlist it\"");
+            }
+        }
+        return List.copyOf(lines);
     }
 
     /** Logs {@link #warnings} at WARN. */

@@ -161,7 +161,8 @@ public final class GatewayAssembly implements AutoCloseable {
         opened.add(() -> ManagementAccessAssembly.closeAll(access.closeables()));
         SourcesAssembly sources = opened.add(SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(),
                 started.sourceStore()));
-        ToolsAssembly tools = opened.add(ToolsAssembly.start(settings, sources.registry(), clock, version, started.thresholds()));
+        ToolsAssembly tools = opened.add(ToolsAssembly.start(settings, sources.registry(), clock, version, started.thresholds(),
+                access.policy()));
         Settings.TokenBudget budget = settings.agent().tokenBudget();
         // closed after the HTTP server (opened later, closed first): the last charges are in its final write
         TokenUsageStore usageStore = tokenUsageStore(budget, opened);
@@ -196,6 +197,7 @@ public final class GatewayAssembly implements AutoCloseable {
         Gateway gateway = builder.build();
         // after the build: the tools the key lists are checked against those registered by then
         AgentKeys.warn(settings.agent(), gateway.tools().snapshot().byName().keySet(), tenantOfEachSource(sources.registry()));
+        AgentKeys.bypassWarnings(settings.agent(), access.policy()).forEach(LOG::warn);
         ProductWarnings.warn(settings.agent(), gateway.products().all(), gateway.tools().snapshot().byName().keySet());
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(

@@ -5,6 +5,8 @@ import dev.omcp.adapters.storage.anomaly.PrometheusRemoteWriteSink;
 import dev.omcp.adapters.storage.anomaly.RemoteWriteTarget;
 import dev.omcp.app.settings.AnalysisSettings;
 import dev.omcp.app.settings.Settings;
+import dev.omcp.core.tools.observability.RedactionBypass;
+import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.connectors.builtin.transport.EgressGuardedClients;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.analysis.history.AnomalyHistory;
@@ -62,7 +64,8 @@ final class ToolsAssembly implements AutoCloseable {
      * @throws StartRefusedException when the remote-write receiver's or the RDAP service's host
      *     resolves to an address the egress rules refuse (spec 5.9), so the start fails with the reason
      */
-    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version, HealthThresholds thresholds) {
+    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version, HealthThresholds thresholds,
+            AccessPolicy policy) {
         AnalysisSettings analysis = settings.analysis();
         EgressRules egress = settings.connectors().egressRules();
         ServiceCatalog catalog = catalog(analysis.catalog());
@@ -92,6 +95,8 @@ final class ToolsAssembly implements AutoCloseable {
                 .catalog(catalog)
                 .history(history)
                 .redaction(analysis.redaction())
+                .redactionBypass(RedactionBypass.of(settings.agent().apiKeys().stream().filter(Settings.ApiKeyEntry::bypassRedaction)
+                        .map(Settings.ApiKeyEntry::name).collect(java.util.stream.Collectors.toSet()), policy))
                 .ipEnricher(enricher)
                 .postmortemTemplate(template)
                 .thresholds(thresholds)

@@ -236,11 +236,30 @@ class PerKeyMapsTest {
     }
 
     @Test
-    void redactionBypass_isNotRead_soItsValueCannotStopTheStart() throws Exception {
-        Settings settings = read("OMCP_KEY_BYPASS_REDACTION", "ci,ops");
+    void rolesAndTheRedactionBypassList_areReadPerKey() throws Exception {
+        Settings settings = read("OMCP_KEY_ROLES", "ci=admin|viewer; bot=viewer", "OMCP_KEY_BYPASS_REDACTION", " ci ");
 
-        assertThat(key(settings, "ci").allowLists()).isEqualTo(AllowLists.none());
-        assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_BYPASS_REDACTION", " "))).as("a blank value is unset").isEmpty();
-        assertThat(settings.agent().warnings()).isEmpty();
+        assertThat(key(settings, "ci").roles()).containsExactlyInAnyOrder("admin", "viewer");
+        assertThat(key(settings, "ci").bypassRedaction()).isTrue();
+        assertThat(key(settings, "bot").roles()).containsExactly("viewer");
+        assertThat(key(settings, "bot").bypassRedaction()).isFalse();
+        assertThat(UnknownVariables.notSupportedYet(Map.of("OMCP_KEY_BYPASS_REDACTION", "ci"))).as("supported now").isEmpty();
+        assertThat(key(read(), "ci").roles()).as("no roles unless given").isEmpty();
+    }
+
+    @Test
+    void aBypassListNamingNoKey_anEmptyItem_orAKeyTwice_refusesTheStart_withoutShowingTokens() {
+        assertThat(problems("OMCP_KEY_BYPASS_REDACTION", "ci,opz")).singleElement().asString()
+                .startsWith("OMCP_KEY_BYPASS_REDACTION item 2 ('opz') names no key of OMCP_API_KEYS");
+        assertThat(problems("OMCP_KEY_BYPASS_REDACTION", "ci,,bot")).singleElement().asString().contains("item 2 is empty");
+        assertThat(problems("OMCP_KEY_BYPASS_REDACTION", "ci, ci")).singleElement().asString().contains("the same key twice");
+        assertThat(problems("OMCP_KEY_BYPASS_REDACTION", CI_TOKEN)).singleElement().asString().contains("not shown")
+                .doesNotContain(CI_TOKEN);
+    }
+
+    @Test
+    void aRoleThatIsNoRoleName_refusesTheStart() {
+        assertThat(problems("OMCP_KEY_ROLES", "ci=admin|super user")).singleElement().asString()
+                .startsWith("OMCP_KEY_ROLES entry 1 (key 'ci') lists 'super user', which is not a role name");
     }
 }

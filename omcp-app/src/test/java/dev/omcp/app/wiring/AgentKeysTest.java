@@ -71,4 +71,18 @@ class AgentKeysTest {
         assertThat(lines).doesNotContain(CI_TOKEN).doesNotContain("ops-0123456789abcdef").contains("(not shown: it holds a key's token)")
                 .contains("key=\"(not shown: it may be a token)\"");
     }
+
+    @Test
+    void aKeyListedForTheBypassWhoseRolesDoNotHoldIt_isWarnedAbout_andOneThatHoldsItIsNot() {
+        Settings.ApiKeyEntry viewer = new Settings.ApiKeyEntry("ci", CI_TOKEN, "", AllowLists.none(), Set.of("viewer"), true);
+        Settings.ApiKeyEntry admin = new Settings.ApiKeyEntry("ops", "ops-token-0123456789abcdef", "", AllowLists.none(), Set.of("admin"),
+                true);
+        Settings.ApiKeyEntry unlisted = new Settings.ApiKeyEntry("bot", "bot-token-0123456789abcdef", "", AllowLists.none(), Set.of(),
+                false);
+
+        List<String> lines = AgentKeys.bypassWarnings(agent(viewer, admin, unlisted), dev.omcp.core.policy.RolePolicy.builtin());
+
+        assertThat(lines).singleElement().asString().startsWith("event=key-bypass-ungranted variable=OMCP_KEY_BYPASS_REDACTION")
+                .contains("key=\"ci\"", "roles=\"viewer\"", "stay redacted", "OMCP_KEY_ROLES").doesNotContain(CI_TOKEN);
+    }
 }

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -29,12 +30,14 @@ public final class ApiKey {
     private final byte[] digest;
     private final String tenant;
     private final AllowLists allowLists;
+    private final Set<String> roles;
 
-    private ApiKey(String name, byte[] digest, String tenant, AllowLists allowLists) {
+    private ApiKey(String name, byte[] digest, String tenant, AllowLists allowLists, Set<String> roles) {
         this.name = name;
         this.digest = digest;
         this.tenant = tenant;
         this.allowLists = allowLists;
+        this.roles = roles;
     }
 
     /**
@@ -56,6 +59,15 @@ public final class ApiKey {
      *     ({@link SourceConfig#TENANT_RULE}); the message never contains the token
      */
     public static ApiKey of(String name, String token, String tenant, AllowLists allowLists) {
+        return of(name, token, tenant, allowLists, Set.of());
+    }
+
+    /**
+     * A key as {@link #of(String, String, String, AllowLists)}, holding {@code roles} ({@code OMCP_KEY_ROLES}) for the
+     * permission checks of the agent side, such as {@code redaction:bypass}.
+     */
+    public static ApiKey of(String name, String token, String tenant, AllowLists allowLists, Set<String> roles) {
+        Objects.requireNonNull(roles, "roles");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(tenant, "tenant");
@@ -73,7 +85,7 @@ public final class ApiKey {
             throw new IllegalArgumentException("API key '" + name + "' has tenant '" + BackendText.quoted(tenant, 64)
                     + "', which must be non-blank with " + SourceConfig.TENANT_RULE + " (shown as ?)");
         }
-        return new ApiKey(name, sha256(token), tenant, allowLists);
+        return new ApiKey(name, sha256(token), tenant, allowLists, Set.copyOf(roles));
     }
 
     public String name() {
@@ -83,6 +95,11 @@ public final class ApiKey {
     /** The tenant the key is bound to; the empty string when none. */
     public String tenant() {
         return tenant;
+    }
+
+    /** The roles the key holds ({@code OMCP_KEY_ROLES}); none by default. */
+    public Set<String> roles() {
+        return roles;
     }
 
     /** The tools and sources the key is limited to. */

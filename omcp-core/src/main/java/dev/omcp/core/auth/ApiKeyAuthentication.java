@@ -62,7 +62,7 @@ public final class ApiKeyAuthentication implements AgentAuthentication {
         if (matched == null) {
             return new AgentAuthResult.Refused("the bearer token is not valid");
         }
-        return new AgentAuthResult.Authenticated(Principal.apiKey(matched.name(), matched.tenant(), matched.allowLists()));
+        return new AgentAuthResult.Authenticated(Principal.apiKey(matched.name(), matched.tenant(), matched.allowLists(), matched.roles()));
     }
 
     @Override

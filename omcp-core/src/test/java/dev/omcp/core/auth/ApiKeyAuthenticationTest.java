@@ -45,6 +45,17 @@ class ApiKeyAuthenticationTest {
     }
 
     @Test
+    void aKeysRoles_travelWithThePrincipal_andAKeyWithoutHoldsNone() {
+        ApiKeyAuthentication withRoles = new ApiKeyAuthentication(List.of(
+                ApiKey.of("forensics", CI_TOKEN, "", AllowLists.none(), java.util.Set.of("admin"))));
+
+        assertThat(withRoles.authenticate(Optional.of(CI_TOKEN))).isInstanceOfSatisfying(AgentAuthResult.Authenticated.class,
+                a -> assertThat(a.principal().roles()).containsExactly("admin"));
+        assertThat(auth.authenticate(Optional.of(CI_TOKEN))).isInstanceOfSatisfying(AgentAuthResult.Authenticated.class,
+                a -> assertThat(a.principal().roles()).isEmpty());
+    }
+
+    @Test
     void aTenantNoSourceCanBeBoundTo_isRefusedAtConfiguration_withoutTheToken() {
         // the rule of a source's tenant (spec 2.17): a key bound to another one would see only the unbound sources
         assertThatThrownBy(() -> ApiKey.of("ci-bot", CI_TOKEN, "   ")).isInstanceOf(IllegalArgumentException.class)

@@ -54,7 +54,16 @@ public record Principal(
 
     /** The caller holding the API key named {@code keyName}, limited to {@code allowLists}. */
     public static Principal apiKey(String keyName, String tenant, AllowLists allowLists) {
-        return new Principal("key:" + keyName, keyName, AuthKind.API_KEY, tenant, Set.of(), Optional.empty(), allowLists);
+        return apiKey(keyName, tenant, allowLists, Set.of());
+    }
+
+    /**
+     * The caller holding the API key named {@code keyName}, limited to {@code allowLists}, holding {@code roles}
+     * ({@code OMCP_KEY_ROLES}): the roles answer the permission checks of the agent side, such as
+     * {@code redaction:bypass} (spec 5.7); the management API takes no API key.
+     */
+    public static Principal apiKey(String keyName, String tenant, AllowLists allowLists, Set<String> roles) {
+        return new Principal("key:" + keyName, keyName, AuthKind.API_KEY, tenant, roles, Optional.empty(), allowLists);
     }
 
     /** Whether this is the anonymous caller. */

@@ -14,6 +14,7 @@ import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.text.LogField;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.TimeRange;
@@ -35,6 +36,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code query_logs}: log lines of one service, filtered on the backends (line regex, level,
@@ -43,6 +46,7 @@ import java.util.regex.Pattern;
  * (spec 5.7), with the count per category.
  */
 public final class QueryLogsTool extends ObservabilityTool {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryLogsTool.class);
     static final String NAME = "query_logs";
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
@@ -56,9 +60,11 @@ public final class QueryLogsTool extends ObservabilityTool {
     /** Series shown by count_over_time / sum, most lines first (about 1 KB each). */
     static final int MAX_SERIES = 20;
     static final Duration MIN_DEFAULT_AGGREGATE_STEP = Duration.ofMinutes(1);
-    static final String BYPASS_IGNORED = "bypass_redaction was ignored: skipping redaction needs the RBAC permission "
-            + "redaction:bypass and a credential listed in OMCP_KEY_BYPASS_REDACTION (spec 5.7), and this gateway does not grant "
-            + "either gate yet, so the output stays redacted.";
+    static final String BYPASS_IGNORED = "bypass_redaction was ignored: skipping redaction needs a credential listed in "
+            + "OMCP_KEY_BYPASS_REDACTION whose principal holds the RBAC permission redaction:bypass (spec 5.7), and this "
+            + "credential does not pass both, so the output stays redacted.";
+    static final String BYPASS_GRANTED = "Redaction was skipped for this call (bypass_redaction, spec 5.7): the lines are "
+            + "shown as the backend sent them and may hold personal data and secrets. Do not copy them anywhere else.";
 
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
@@ -172,8 +178,15 @@ public final class QueryLogsTool extends ObservabilityTool {
         } else {
             SourceArgument.check(toolkit.sources(), onlySource, LogsCapability.class, "log searches", call.principal());
         }
-        if (toolkit.redactionEnabled()) {
-            // bypass_redaction is never granted yet (see BYPASS_IGNORED), so the output is redacted whenever this holds
+        boolean bypassRequested = args.bool("bypass_redaction", false);
+        // spec 5.7: all three gates, or the output stays redacted; the policy is asked only when the call asks
+        boolean bypassGranted = bypassRequested && toolkit.redactionEnabled() && toolkit.redactionBypass().grants(call.principal());
+        boolean redacting = toolkit.redactionEnabled() && !bypassGranted;
+        if (bypassGranted) {
+            LOG.warn("event=redaction-bypassed principal=\"{}\" tool={} service=\"{}\"", LogField.of(call.principal().id()), NAME,
+                    LogField.of(service));
+        }
+        if (redacting) {
             RedactedSearch.refuseHiddenTerms(toolkit.redactor(), filter, labels);
         }
         Instant started = toolkit.clock().instant();
@@ -193,12 +206,12 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (aggregate.isPresent()) {
             aggregate(call, args, aggregate.get(), query, onlySource, result, notes);
         } else {
-            redactedBeforeCut = lines(call, query, onlySource, deadline, result, notes);
+            redactedBeforeCut = lines(call, query, onlySource, deadline, redacting, result, notes);
         }
         if (!notes.isEmpty()) {
             result.add("note", String.join(" ", notes));
         }
-        return ToolResult.structured(redact(result.build(), args.bool("bypass_redaction", false), redactedBeforeCut));
+        return ToolResult.structured(redact(result.build(), bypassRequested, bypassGranted, redactedBeforeCut));
     }
 
     /** Arguments that only make sense together are refused apart, so a model learns they were not applied. */
@@ -236,7 +249,7 @@ public final class QueryLogsTool extends ObservabilityTool {
 
     /** Adds the lines to {@code result}; returns what was redacted of the lines cut for length (redacted before the cut). */
     private RedactionCounts lines(ToolCall call, LogQuery query, Optional<String> onlySource, AnswerDeadline deadline,
-            JsonObjectBuilder result, List<String> notes) {
+            boolean redacting, JsonObjectBuilder result, List<String> notes) {
         List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
         Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound,
                 (logs, heard) -> AskedLimit.lines(logs.queryLogs(query, heard), query.limit()));
@@ -262,7 +275,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         // not reached are left out, never shown unredacted or unchecked.
         boolean stopped = false;
         boolean filterStopped = false;
-        if (toolkit.redactionEnabled() && query.lineRegex().isPresent()) {
+        if (redacting && query.lineRegex().isPresent()) {
             // the backend matched the raw lines; keep only those the filter matches as shown (RedactedSearch)
             MatchBudget filter = new MatchBudget(Pattern.compile(query.lineRegex().get()), "filter", MatchBudget.DEFAULT_READS);
             matching = new ArrayList<>();
@@ -299,7 +312,7 @@ public final class QueryLogsTool extends ObservabilityTool {
             String shownStart = text.length() > MAX_LINE_CHARS ? text.substring(0, cutPoint(text)) : text;
             int stream = streams.computeIfAbsent(new Stream(l.source(), streamLabels(l.entry().labels(), shownStart)),
                     s -> streams.size());
-            if (text.length() > MAX_LINE_CHARS && toolkit.redactionEnabled()) {
+            if (text.length() > MAX_LINE_CHARS && redacting) {
                 // redacted before the cut: a secret the cut splits would be shown in part, too short for any detector
                 // to recognise (a JWT's header and claims, an email without its domain, 10 digits of a card); only
                 // the line's start is examined (Redactor.redactHead), so a 10 MB line costs what 10 KB do
@@ -356,7 +369,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         } else if (shown.isEmpty()) {
             notes.add("No line matched in the last " + Durations.format(query.range().length()) + describeFilters(query)
                     + ". Widen the duration or loosen the filters."
-                    + (toolkit.redactionEnabled() && query.lineRegex().isPresent()
+                    + (redacting && query.lineRegex().isPresent()
                             // said whether or not a line was dropped by that check, so it reveals nothing
                             ? " The filter has to match the lines as shown, after redaction: redacted text cannot be found."
                             : ""));
@@ -663,12 +676,19 @@ public final class QueryLogsTool extends ObservabilityTool {
         return Gathered.assembled(checked, gathered.failures());
     }
 
-    /** Redacts every string of the result (spec 5.7) unless redaction is off, and says what was done. */
-    private JsonObject redact(JsonObject result, boolean bypassRequested, RedactionCounts redactedBeforeCut) {
+    /**
+     * Redacts every string of the result (spec 5.7) unless redaction is off or this call's bypass was granted, and says
+     * what was done.
+     */
+    private JsonObject redact(JsonObject result, boolean bypassRequested, boolean bypassGranted, RedactionCounts redactedBeforeCut) {
         JsonObjectBuilder redaction = Jsonp.object();
         JsonObject body;
         String bypassNote;
-        if (toolkit.redactionEnabled()) {
+        if (bypassGranted) {
+            body = result;
+            redaction.add("applied", false).add("reason", "bypass_redaction was granted to this credential (spec 5.7)");
+            bypassNote = BYPASS_GRANTED;
+        } else if (toolkit.redactionEnabled()) {
             Redactor.JsonRedaction r = toolkit.redactor().redactJson(result);
             body = r.value().asJsonObject();
             JsonObject counts = r.counts().plus(redactedBeforeCut).plus(sourcesOwnWords(result)).toJson();
@@ -682,7 +702,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         JsonObjectBuilder out = Jsonp.provider().createObjectBuilder(body);
         if (bypassRequested) {
             // spec 5.7: the flag is one gate of three; it never lifts redaction by itself
-            redaction.add("bypassRequested", true).add("bypassGranted", false);
+            redaction.add("bypassRequested", true).add("bypassGranted", bypassGranted);
             out.add("note", (body.containsKey("note") ? body.getString("note") + " " : "") + bypassNote);
         }
         return out.add("redaction", redaction).build();

@@ -36,6 +36,7 @@ public final class Toolkit {
     private final AnomalyHistory history;
     private final boolean redactionEnabled;
     private final Redactor redactor;
+    private final RedactionBypass redactionBypass;
     private final IpEnricher ipEnricher;
     private final Supplier<Optional<PostmortemTemplate>> postmortemTemplate;
     private final AtomicReference<HealthThresholds> thresholds;
@@ -55,6 +56,7 @@ public final class Toolkit {
         this.history = b.history != null ? b.history : new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
         this.redactionEnabled = b.redactionEnabled;
         this.redactor = b.redactor;
+        this.redactionBypass = b.redactionBypass;
         this.ipEnricher = b.ipEnricher;
         this.postmortemTemplate = b.postmortemTemplate;
         this.thresholds = new AtomicReference<>(b.thresholds);
@@ -120,6 +122,11 @@ public final class Toolkit {
     /** The redactor of PII and secrets. */
     public Redactor redactor() {
         return redactor;
+    }
+
+    /** Which credentials may skip the redaction of {@code query_logs} when a call asks (spec 5.7); nobody by default. */
+    public RedactionBypass redactionBypass() {
+        return redactionBypass;
     }
 
     /**
@@ -203,6 +210,7 @@ public final class Toolkit {
         private AnomalyHistory history;
         private boolean redactionEnabled = true;
         private Redactor redactor = new Redactor();
+        private RedactionBypass redactionBypass = RedactionBypass.nobody();
         private IpEnricher ipEnricher = new IpEnricher(Optional.empty(), Optional.empty());
         private Supplier<Optional<PostmortemTemplate>> postmortemTemplate = Optional::empty;
         private HealthThresholds thresholds = HealthThresholds.defaults();
@@ -241,6 +249,12 @@ public final class Toolkit {
 
         public Builder redactor(Redactor redactor) {
             this.redactor = Objects.requireNonNull(redactor, "redactor");
+            return this;
+        }
+
+        /** Who may skip the redaction of {@code query_logs} (spec 5.7); {@link RedactionBypass#nobody()} unless set. */
+        public Builder redactionBypass(RedactionBypass bypass) {
+            this.redactionBypass = Objects.requireNonNull(bypass, "bypass");
             return this;
         }
 

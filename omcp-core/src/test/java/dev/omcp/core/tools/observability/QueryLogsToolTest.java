@@ -2,6 +2,9 @@ package dev.omcp.core.tools.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.core.policy.RolePolicy;
+import dev.omcp.ports.identity.AllowLists;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
@@ -158,7 +161,7 @@ class QueryLogsToolTest {
     @Test
     void theBypassFlagAloneNeverLiftsRedactionAndTheResultSaysSo() {
         // spec 5.7: bypass needs the redaction:bypass permission AND a credential in OMCP_KEY_BYPASS_REDACTION AND the
-        // flag; the first two gates do not exist yet, so the flag is ignored
+        // flag; with no credential listed the flag is ignored
         FakeLogsBackend loki = new FakeLogsBackend("loki").line("frontend", ago(5), Map.of(), "login by bob@example.org");
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"frontend\",\"bypass_redaction\":true}");
         assertThat(lineTexts(result).getFirst()).isEqualTo("login by [REDACTED:email]");
@@ -168,6 +171,64 @@ class QueryLogsToolTest {
         assertThat(redaction.getBoolean("bypassGranted")).isFalse();
         assertThat(result.getString("note")).contains("bypass_redaction was ignored", "redaction:bypass", "OMCP_KEY_BYPASS_REDACTION",
                 "stays redacted");
+    }
+
+    @Test
+    void theBypassIsGrantedOnlyWhenAllThreeGatesHold_listedKey_permittedRole_andTheFlag() {
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("frontend", ago(5), Map.of(), "login by bob@example.org")
+                .line("frontend", ago(6), Map.of(), "x".repeat(QueryLogsTool.MAX_LINE_CHARS + 10) + " token=abcdef0123456789");
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), clock)
+                .redactionBypass(RedactionBypass.of(java.util.Set.of("forensics", "plain"), RolePolicy.builtin())));
+        Principal admin = Principal.apiKey("forensics", "", AllowLists.none(), java.util.Set.of("admin"));
+        Principal viewer = Principal.apiKey("plain", "", AllowLists.none(), java.util.Set.of("viewer"));
+        Principal unlisted = Principal.apiKey("other", "", AllowLists.none(), java.util.Set.of("admin"));
+        String asking = "{\"service\":\"frontend\",\"bypass_redaction\":true}";
+
+        JsonObject granted = ToolHarness.ok(tool, asking, admin);
+        assertThat(lineTexts(granted).getFirst()).isEqualTo("login by bob@example.org");
+        assertThat(lineTexts(granted).get(1)).as("a long line is cut, not redacted").doesNotContain("REDACTED");
+        assertThat(granted.getJsonObject("redaction").getBoolean("applied")).isFalse();
+        assertThat(granted.getJsonObject("redaction").getBoolean("bypassGranted")).isTrue();
+        assertThat(granted.getString("note")).contains("Redaction was skipped for this call");
+
+        assertThat(lineTexts(ToolHarness.ok(tool, "{\"service\":\"frontend\"}", admin)).getFirst()).as("no flag")
+                .isEqualTo("login by [REDACTED:email]");
+        for (Principal refused : List.of(viewer, unlisted, Principal.anonymous())) {
+            JsonObject result = ToolHarness.ok(tool, asking, refused);
+            assertThat(lineTexts(result).getFirst()).as(refused.id()).isEqualTo("login by [REDACTED:email]");
+            assertThat(result.getJsonObject("redaction").getBoolean("bypassGranted")).isFalse();
+        }
+    }
+
+    @Test
+    void aPolicyThatCannotDecide_grantsNoBypass() {
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("frontend", ago(5), Map.of(), "login by bob@example.org");
+        dev.omcp.ports.access.AccessPolicy unreachable = new dev.omcp.ports.access.AccessPolicy() {
+            @Override
+            public dev.omcp.ports.access.AccessDecision decide(Principal principal, dev.omcp.ports.access.Permission permission) {
+                return new dev.omcp.ports.access.AccessDecision.Unavailable("OPA did not answer");
+            }
+
+            @Override
+            public List<dev.omcp.ports.access.Permission> permissionsOf(Principal principal) {
+                return List.of();
+            }
+
+            @Override
+            public List<dev.omcp.ports.access.Permission> catalog() {
+                return List.of(RedactionBypass.PERMISSION);
+            }
+
+            @Override
+            public dev.omcp.ports.access.PolicyView view() {
+                return new dev.omcp.ports.access.PolicyView(Map.of(), List.of(), "test");
+            }
+        };
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), clock)
+                .redactionBypass(RedactionBypass.of(java.util.Set.of("forensics"), unreachable)));
+        Principal key = Principal.apiKey("forensics", "", AllowLists.none(), java.util.Set.of("admin"));
+        assertThat(lineTexts(ToolHarness.ok(tool, "{\"service\":\"frontend\",\"bypass_redaction\":true}", key)).getFirst())
+                .isEqualTo("login by [REDACTED:email]");
     }
 
     @Test
