@@ -15,13 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.Signature;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +39,7 @@ class ScimProvisioningIT {
     Path dir;
 
     private final ManualClock clock = new ManualClock(NOW);
-    private final KeyPair issuer = keys();
+    private final EntitlementIssuer issuer = new EntitlementIssuer();
     private TestGateway gateway;
 
     @AfterEach
@@ -62,8 +57,8 @@ class ScimProvisioningIT {
         assertThat(send("GET", "/scim/v2/ServiceProviderConfig", null, TOKEN).status).isEqualTo(404);
         // an expired token does not stop the gateway either (spec 5.6)
         gateway.close();
-        env.put("OMCP_ENTITLEMENT_TOKEN", token("scim", NOW.minusSeconds(7200), NOW.minusSeconds(3600)));
-        env.put("OMCP_ENTITLEMENT_PUBKEY", pem());
+        env.put("OMCP_ENTITLEMENT_TOKEN", issuer.token("scim", NOW.minusSeconds(7200), NOW.minusSeconds(3600)));
+        env.put("OMCP_ENTITLEMENT_PUBKEY", issuer.publicKeyPem());
         gateway = TestGateway.start(env, clock);
         assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(404);
         assertThat(Files.exists(dir.resolve("scim.json"))).isFalse();
@@ -250,8 +245,8 @@ class ScimProvisioningIT {
         Map<String, String> env = new HashMap<>(base);
         env.put("OMCP_SCIM_TOKEN", TOKEN);
         env.put("OMCP_SCIM_STORE", dir.resolve("scim.json").toString());
-        env.put("OMCP_ENTITLEMENT_TOKEN", token("scim", NOW.minusSeconds(60), NOW.plus(Duration.ofDays(1))));
-        env.put("OMCP_ENTITLEMENT_PUBKEY", pem());
+        env.put("OMCP_ENTITLEMENT_TOKEN", issuer.token("scim", NOW.minusSeconds(60), NOW.plus(Duration.ofDays(1))));
+        env.put("OMCP_ENTITLEMENT_PUBKEY", issuer.publicKeyPem());
         return TestGateway.start(env, clock);
     }
 
@@ -287,33 +282,5 @@ class ScimProvisioningIT {
 
     private static String enc(String text) {
         return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
-    }
-
-    private String pem() {
-        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(issuer.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
-    }
-
-    private String token(String feature, Instant iat, Instant exp) {
-        String payload = "{\"exp\":" + exp.getEpochSecond() + ",\"features\":[\"" + feature + "\"],\"iat\":" + iat.getEpochSecond()
-                + ",\"sub\":\"test\"}";
-        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
-        String first = b64.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
-        try {
-            Signature signer = Signature.getInstance("Ed25519");
-            signer.initSign(issuer.getPrivate());
-            signer.update(first.getBytes(StandardCharsets.US_ASCII));
-            return first + "." + b64.encodeToString(signer.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static KeyPair keys() {
-        try {
-            return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
