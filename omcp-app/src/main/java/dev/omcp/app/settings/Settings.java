@@ -105,20 +105,22 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
     /**
      * Inspect (spec 3.1, 8; docs/inspect.md).
      *
-     * @param mode {@code OMCP_INSPECT}: {@code off} or {@code observe} (the others are refused at start)
+     * @param mode {@code OMCP_INSPECT}: {@code off}, {@code observe}, {@code dryrun} or {@code enforce}
      * @param file {@code OMCP_INSPECT_FILE}; empty: a memory ring
      * @param window {@code OMCP_INSPECT_WINDOW}
+     * @param profileFile {@code OMCP_INSPECT_PROFILE_FILE} ({@code .yaml}, {@code .yml} or {@code .json}); empty: in memory
      */
-    public record Inspect(dev.omcp.ports.inspect.InspectMode mode, Optional<Path> file, Duration window) {
+    public record Inspect(dev.omcp.ports.inspect.InspectMode mode, Optional<Path> file, Duration window, Optional<Path> profileFile) {
         public Inspect {
             Objects.requireNonNull(mode, "mode");
             Objects.requireNonNull(file, "file");
             Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(profileFile, "profileFile");
         }
 
-        /** observe, in memory, 24 h. */
+        /** observe, in memory, 24 h, the profile in memory. */
         public static Inspect defaults() {
-            return new Inspect(dev.omcp.ports.inspect.InspectMode.OBSERVE, Optional.empty(), Duration.ofHours(24));
+            return new Inspect(dev.omcp.ports.inspect.InspectMode.OBSERVE, Optional.empty(), Duration.ofHours(24), Optional.empty());
         }
     }
 

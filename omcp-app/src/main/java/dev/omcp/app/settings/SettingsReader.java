@@ -1,6 +1,7 @@
 package dev.omcp.app.settings;
 
 import dev.omcp.ports.identity.AllowLists;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -134,17 +135,15 @@ public final class SettingsReader {
         return new Settings.Management(postmortemsFile(environment), products, inspect(environment));
     }
 
-    /** spec 3.1, 8: {@code OMCP_INSPECT}, {@code OMCP_INSPECT_FILE}, {@code OMCP_INSPECT_WINDOW}. */
+    /**
+     * spec 3.1, 8: {@code OMCP_INSPECT}, {@code OMCP_INSPECT_FILE}, {@code OMCP_INSPECT_WINDOW},
+     * {@code OMCP_INSPECT_PROFILE_FILE}. Whether {@code enforce} may start (the entitlement, accepted rules) is the
+     * core's decision, made with the profile loaded.
+     */
     private static Settings.Inspect inspect(Environment environment) {
         String text = environment.oneOf(Variables.INSPECT, List.of("off", "observe", "dryrun", "enforce"));
         dev.omcp.ports.inspect.InspectMode mode = dev.omcp.ports.inspect.InspectMode.parse(text)
                 .orElse(dev.omcp.ports.inspect.InspectMode.OBSERVE);
-        if (mode == dev.omcp.ports.inspect.InspectMode.DRYRUN || mode == dev.omcp.ports.inspect.InspectMode.ENFORCE) {
-            // a mode that would do nothing is worse than no start: the operator would believe calls are checked
-            environment.problem(Variables.INSPECT, "is " + text + ", but this version only observes: dry-run and enforcement"
-                    + " need accepted rules, which it cannot derive yet; set off or observe (docs/inspect.md)");
-            mode = dev.omcp.ports.inspect.InspectMode.OBSERVE;
-        }
         String windowText = environment.string(Variables.INSPECT_WINDOW);
         java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("([0-9]{1,6})([smhd])").matcher(windowText);
         Duration window = Duration.ofHours(24);
@@ -160,7 +159,11 @@ public final class SettingsReader {
         } else {
             window = parsed;
         }
-        return new Settings.Inspect(mode, environment.file(Variables.INSPECT_FILE), window);
+        Optional<Path> profileFile = environment.file(Variables.INSPECT_PROFILE_FILE);
+        profileFile.map(Path::toString).filter(name -> !name.endsWith(".yaml") && !name.endsWith(".yml") && !name.endsWith(".json"))
+                .ifPresent(name -> environment.problem(Variables.INSPECT_PROFILE_FILE, "must end in .yaml, .yml or .json (the format is"
+                        + " chosen by the extension); got '" + dev.omcp.sdk.text.BackendText.quoted(name, 80) + "'"));
+        return new Settings.Inspect(mode, environment.file(Variables.INSPECT_FILE), window, profileFile);
     }
 
     /** {@code OMCP_PRODUCTS_FILE}: a file whose name says how it is written (the store reads it at start). */

@@ -275,12 +275,16 @@ public final class Variables {
 
     // --- Inspect (docs/inspect.md)
     public static final Variable INSPECT = new Variable("OMCP_INSPECT", List.of(), "observe",
-            "Inspect mode at start: off or observe (records every tool call's signature); dryrun and enforce are refused at start"
-                    + " in this version, which only observes.", false);
+            "Inspect mode at start: off, observe (records every tool call's signature), dryrun (also evaluates each call against"
+                    + " the accepted rules and records would-block) or enforce (blocks calls outside them; needs the inspect-enforce"
+                    + " entitlement, else the gateway starts in dryrun, and at least one accepted rule).", false);
     public static final Variable INSPECT_FILE = new Variable("OMCP_INSPECT_FILE", List.of(), "",
             "Append-only JSONL file of Inspect observations (created mode 0600); unset, the newest 10,000 are kept in memory.", false);
     public static final Variable INSPECT_WINDOW = new Variable("OMCP_INSPECT_WINDOW", List.of(), "24h",
             "How far back Inspect reads reach: a number and a unit s, m, h or d, 1m to 90d.", false);
+    public static final Variable INSPECT_PROFILE_FILE = new Variable("OMCP_INSPECT_PROFILE_FILE", List.of(), "",
+            "The Inspect profile (rules and their review state), YAML (.yaml, .yml) or JSON (.json), written atomically with mode"
+                    + " 0600; unset, the profile is kept in memory and lost at restart.", false);
 
     // --- SCIM provisioning and entitlements (docs/scim.md)
     public static final Variable ENTITLEMENT_TOKEN = new Variable("OMCP_ENTITLEMENT_TOKEN", List.of(), "",
@@ -330,7 +334,7 @@ public final class Variables {
             ALLOW_PRIVATE_BACKENDS, NAT64_PREFIXES,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
             BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REVOKED_KEYS, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
-            POSTMORTEMS_FILE, PRODUCTS_FILE, INSPECT, INSPECT_FILE, INSPECT_WINDOW),
+            POSTMORTEMS_FILE, PRODUCTS_FILE, INSPECT, INSPECT_FILE, INSPECT_WINDOW, INSPECT_PROFILE_FILE),
             ACCESS_CONTROL, ANALYSIS, SCIM);
 
     @SafeVarargs

@@ -1,16 +1,20 @@
 package dev.omcp.app.wiring;
 
 import dev.omcp.adapters.storage.inspect.JsonlObservations;
+import dev.omcp.adapters.storage.inspect.ProfileFile;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.inspect.Inspector;
 import dev.omcp.core.inspect.MemoryObservations;
+import dev.omcp.core.inspect.MemoryProfile;
 import dev.omcp.ports.entitlements.Entitlements;
+import dev.omcp.ports.inspect.InspectStatus;
 import dev.omcp.ports.inspect.Observations;
+import dev.omcp.ports.inspect.ProfileStore;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Inspect (spec 2.14, 3.1): the observation store the settings name, and the mode they start in. */
+/** Inspect (spec 2.14, 3.1): the observation store and profile the settings name, and the mode they start in. */
 final class InspectAssembly {
     private static final Logger LOG = LoggerFactory.getLogger(InspectAssembly.class);
 
@@ -24,8 +28,12 @@ final class InspectAssembly {
         } else {
             store = new MemoryObservations();
         }
-        LOG.info("event=inspect mode={} storage={} window={}s", settings.mode().wireName(), store.storage(),
-                settings.window().toSeconds());
-        return new Inspector(settings.mode(), store, entitlements, clock, settings.window());
+        ProfileStore profile = settings.profileFile().<ProfileStore>map(ProfileFile::open).orElseGet(MemoryProfile::new);
+        // the profile is read here, so an invalid file, or enforce without an accepted rule, refuses the start
+        Inspector inspector = new Inspector(settings.mode(), store, profile, entitlements, clock, settings.window());
+        InspectStatus status = inspector.status();
+        LOG.info("event=inspect mode={} storage={} window={}s profile={} acceptedRules={} suggestedRules={}", status.mode().wireName(),
+                store.storage(), settings.window().toSeconds(), profile.storage(), status.acceptedRules(), status.suggestedRules());
+        return inspector;
     }
 }

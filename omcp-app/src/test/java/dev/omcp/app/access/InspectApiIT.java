@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Inspect through real HTTP (spec 2.14, 3.1, 4.3; DECISIONS.md "Entitlements"): an agent's tool call shows up in
  * {@code /api/inspect/events} as its signature, the mode is read and switched with an audit entry, enforce without
- * the entitlement answers 403, dryrun 409, and a viewer cannot switch.
+ * the entitlement answers 403, and a viewer cannot switch.
  */
 class InspectApiIT {
     private static final String TOKEN = "ci-bot-token-0123456789abcdef";
@@ -71,22 +71,22 @@ class InspectApiIT {
     }
 
     @Test
-    void theModeIsReadAndSwitched_withAnAuditEntry_enforceNeedsTheEntitlement_dryrunIsNotBuilt() {
+    void theModeIsReadAndSwitched_withAnAuditEntry_enforceNeedsTheEntitlement() {
         Browser alice = ManagementUsers.login(gateway, "alice");
         Browser.Reply mode = alice.get("/api/inspect/mode");
         assertThat(mode.json().path("mode").asText()).isEqualTo("observe");
         assertThat(mode.json().path("counts").has("dropped")).isTrue();
 
+        Browser.Reply dryrun = alice.send("PUT", "/api/inspect/mode", "{\"mode\":\"dryrun\"}");
         Browser.Reply off = alice.send("PUT", "/api/inspect/mode", "{\"mode\":\"off\"}");
         Browser.Reply enforce = alice.send("PUT", "/api/inspect/mode", "{\"mode\":\"enforce\"}");
-        Browser.Reply dryrun = alice.send("PUT", "/api/inspect/mode", "{\"mode\":\"dryrun\"}");
 
+        assertThat(dryrun.status()).as(dryrun.body()).isEqualTo(200);
+        assertThat(dryrun.json().path("previous").asText()).isEqualTo("observe");
         assertThat(off.status()).as(off.body()).isEqualTo(200);
         assertThat(enforce.status()).isEqualTo(403);
         assertThat(enforce.json().path("code").asText()).isEqualTo("OMCP_ENTITLEMENT_REQUIRED");
-        assertThat(dryrun.status()).isEqualTo(409);
-        assertThat(dryrun.json().path("code").asText()).isEqualTo("OMCP_INSPECT_PROFILE_NOT_BUILT");
-        assertThat(alice.get("/api/inspect/mode").json().path("mode").asText()).as("unchanged by the refusals").isEqualTo("off");
+        assertThat(alice.get("/api/inspect/mode").json().path("mode").asText()).as("unchanged by the refusal").isEqualTo("off");
         List<AuditEvent> audited = gateway.audit.events().stream().filter(e -> e.resource().equals("inspection")).toList();
         assertThat(audited).extracting(AuditEvent::actor, AuditEvent::action, AuditEvent::status)
                 .contains(tuple("alice", "write", 200));

@@ -71,7 +71,9 @@ class OpenApiDocumentIT {
             // "pm-none" is the path's {id} (PATH_VALUES); list_sources is a registered tool
             Map.entry("PUT /api/products/{id}", "{\"id\": \"pm-none\", \"name\": \"Schema example\", \"status\": \"staging\", "
                     + "\"tools\": [\"list_sources\"]}"),
-            Map.entry("PUT /api/inspect/mode", "{\"mode\": \"observe\"}"));
+            Map.entry("PUT /api/inspect/mode", "{\"mode\": \"observe\"}"),
+            Map.entry("POST /api/inspect/profile/derive", "{\"window\": \"1h\"}"),
+            Map.entry("PATCH /api/inspect/profile/rules/{id}", "{\"status\": \"accepted\"}"));
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
 

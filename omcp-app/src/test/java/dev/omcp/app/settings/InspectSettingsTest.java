@@ -30,12 +30,23 @@ class InspectSettingsTest {
     }
 
     @Test
-    void dryrunOrEnforceAtStart_andABadWindow_refuseTheStartSayingWhy() {
+    void dryrunEnforceAndAProfileFile_areRead() throws Exception {
+        Settings.Inspect dryrun = SettingsReader.read(Map.of("OMCP_INSPECT", "dryrun", "OMCP_INSPECT_PROFILE_FILE",
+                "/var/lib/omcp/profile.yaml")).management().inspect();
+        assertThat(dryrun.mode()).isEqualTo(InspectMode.DRYRUN);
+        assertThat(dryrun.profileFile()).contains(Path.of("/var/lib/omcp/profile.yaml"));
+        // whether enforce may start (entitlement, accepted rules) is decided with the profile loaded, not here
+        assertThat(SettingsReader.read(Map.of("OMCP_INSPECT", "enforce")).management().inspect().mode()).isEqualTo(InspectMode.ENFORCE);
+        assertThat(SettingsReader.read(Map.of()).management().inspect().profileFile()).isEmpty();
+    }
+
+    @Test
+    void anUnknownMode_aBadWindow_andAProfileFileOfAnotherFormat_refuseTheStartSayingWhy() {
         InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
-                () -> SettingsReader.read(Map.of("OMCP_INSPECT", "enforce", "OMCP_INSPECT_WINDOW", "1 day")));
-        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_INSPECT ").contains("only observes"));
+                () -> SettingsReader.read(Map.of("OMCP_INSPECT", "block", "OMCP_INSPECT_WINDOW", "1 day",
+                        "OMCP_INSPECT_PROFILE_FILE", "/var/lib/omcp/profile.toml")));
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_INSPECT ").contains("observe"));
         assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_INSPECT_WINDOW").contains("like 24h"));
-        assertThat(catchThrowableOfType(InvalidSettingsException.class,
-                () -> SettingsReader.read(Map.of("OMCP_INSPECT", "dryrun"))).problems()).hasSize(1);
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_INSPECT_PROFILE_FILE").contains(".yaml, .yml or .json"));
     }
 }

@@ -216,7 +216,8 @@ public final class Gateway {
          * {@code observe} into a memory ring of {@value dev.omcp.core.inspect.MemoryObservations#DEFAULT_CAPACITY}
          * records, 24 h window, no entitlement, on the builder's clock. The observer runs after every
          * interceptor added with {@link #interceptor} and before the token budget and the hooks, so a
-         * budget refusal or a hook's block is recorded as the error result the caller got.
+         * budget refusal or a hook's block is recorded as the error result the caller got, and a call
+         * that {@code enforce} blocks reaches no backend and is charged nothing.
          */
         public Builder inspect(Inspector inspector) {
             this.inspector = Objects.requireNonNull(inspector, "inspector");

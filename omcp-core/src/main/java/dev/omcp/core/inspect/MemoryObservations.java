@@ -3,9 +3,12 @@ package dev.omcp.core.inspect;
 import dev.omcp.ports.inspect.Observation;
 import dev.omcp.ports.inspect.ObservationQuery;
 import dev.omcp.ports.inspect.Observations;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The newest observations in memory, when no {@code OMCP_INSPECT_FILE} is set: a ring of a fixed
@@ -72,5 +75,28 @@ public final class MemoryObservations implements Observations {
     @Override
     public String storage() {
         return "memory";
+    }
+
+    /**
+     * Copies the matching records under the lock and hands them to {@code visitor} after releasing it: a
+     * slow visitor (a derivation over the whole ring) never keeps a tool call waiting in {@link #append}.
+     */
+    @Override
+    public void forEachSince(Instant notBefore, Consumer<Observation> visitor) {
+        Objects.requireNonNull(notBefore, "notBefore");
+        Objects.requireNonNull(visitor, "visitor");
+        List<Observation> since = new ArrayList<>();
+        lock.lock();
+        try {
+            for (int i = size; i >= 1; i--) { // oldest first
+                Observation observation = ring[Math.floorMod(next - i, ring.length)];
+                if (!observation.ts().isBefore(notBefore)) {
+                    since.add(observation);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        since.forEach(visitor);
     }
 }

@@ -9,6 +9,9 @@ public sealed interface ModeChange {
     /** {@code enforce} needs the {@code inspect-enforce} entitlement, which is not held; nothing changed. */
     record EntitlementRequired(String message) implements ModeChange {}
 
-    /** The mode cannot run yet in this version (no accepted rules can exist); nothing changed. */
-    record NotBuilt(InspectMode requested, String message) implements ModeChange {}
+    /**
+     * {@code enforce} with no accepted rule would block every tool call; nothing changed. Accept rules
+     * first (derive, review), or use {@code dryrun} to see what would be blocked.
+     */
+    record NoAcceptedRules(InspectMode requested, String message) implements ModeChange {}
 }

@@ -18,6 +18,13 @@ public interface Observations {
     /** The observations matching {@code query}, newest first, at most its limit. */
     List<Observation> newestFirst(ObservationQuery query);
 
+    /**
+     * Hands every kept observation at or after {@code notBefore} to {@code visitor}, oldest first, for
+     * derivation, deviations and flows. Reads what is kept now; records appended meanwhile may or may
+     * not be seen. Never holds a lock that {@link #append} needs while calling the visitor.
+     */
+    void forEachSince(java.time.Instant notBefore, java.util.function.Consumer<Observation> visitor);
+
     /** How many records were dropped (a full write queue, a failed write) since start. */
     long dropped();
 

@@ -10,8 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.OptionalInt;
 
 /**
  * Reads the query string of {@code GET /api/inspect/events} strictly, as {@code GET /api/audit} does:
@@ -20,7 +19,7 @@ import java.util.TreeSet;
  */
 final class InspectQueryParameters {
     static final int MAX_TEXT = 256;
-    private static final Set<String> KNOWN = Set.of("from", "to", "principal", "tool", "outcome", "decision", "limit");
+    private static final List<String> KNOWN = List.of("from", "to", "principal", "tool", "outcome", "decision", "limit");
 
     sealed interface Result {}
 
@@ -31,14 +30,9 @@ final class InspectQueryParameters {
     private InspectQueryParameters() {}
 
     static Result parse(Map<String, List<String>> parameters) {
-        for (String name : new TreeSet<>(parameters.keySet())) {
-            if (!KNOWN.contains(name)) {
-                return new Invalid("unknown parameter '" + shown(name)
-                        + "'; the parameters are from, to, principal, tool, outcome, decision and limit");
-            }
-            if (parameters.get(name).size() > 1) {
-                return new Invalid("parameter '" + name + "' is given " + parameters.get(name).size() + " times; give it once");
-            }
+        Optional<String> refused = StrictQuery.unknownOrRepeated(parameters, KNOWN);
+        if (refused.isPresent()) {
+            return new Invalid(refused.get());
         }
         Optional<Instant> from;
         Optional<Instant> to;
@@ -72,12 +66,11 @@ final class InspectQueryParameters {
         int limit = ObservationQuery.DEFAULT_LIMIT;
         Optional<String> limitText = single(parameters, "limit");
         if (limitText.isPresent()) {
-            String text = limitText.get();
-            if (!text.matches("[0-9]{1,7}") || Integer.parseInt(text) < 1 || Integer.parseInt(text) > ObservationQuery.MAX_LIMIT) {
-                return new Invalid("'limit' must be a whole number from 1 to " + ObservationQuery.MAX_LIMIT + ", got '"
-                        + shown(text) + "'");
+            OptionalInt parsed = StrictQuery.limit(limitText.get());
+            if (parsed.isEmpty()) {
+                return new Invalid(StrictQuery.badLimit(limitText.get()));
             }
-            limit = Integer.parseInt(text);
+            limit = parsed.getAsInt();
         }
         return new Valid(new ObservationQuery(from, to, principal, tool, outcome, decision, Optional.empty(), limit));
     }

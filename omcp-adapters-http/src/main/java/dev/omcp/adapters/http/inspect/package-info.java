@@ -1,2 +1,5 @@
-/** {@code /api/inspect/mode} and {@code /api/inspect/events} (spec 4.3). */
+/**
+ * {@code /api/inspect/*} (spec 4.3): the mode and its counters, the observed calls, the profile (read, derive,
+ * review), the deviations from it and the flows of identities to tools to sources.
+ */
 package dev.omcp.adapters.http.inspect;

@@ -6,12 +6,14 @@ import dev.omcp.ports.inspect.Observation;
 import dev.omcp.ports.inspect.ObservationQuery;
 import dev.omcp.ports.inspect.Observations;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,6 +22,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       first ends it with a newline so the new record never merges with it. Unreadable lines are skipped.</li>
  *   <li><b>Reads</b> scan the file backwards from its end and stop at the limit or at the first record
  *       older than the query's start (records are appended in time order), so a read of the window
- *       does not read the whole file. A read first waits (briefly) for the records queued before it.</li>
+ *       does not read the whole file. A read first waits (briefly) for the records queued before it.
+ *       {@link #forEachSince} finds the window's start the same way, then reads forward from there.</li>
  * </ul>
  * Records are written without fsync: an observation lost in a crash costs a sample, not a decision.
  * One gateway writes the file. Thread-safe.
@@ -129,6 +133,57 @@ public final class JsonlObservations implements Observations, AutoCloseable {
             LOG.warn("event=inspect-file-unreadable file=\"{}\" error=\"{}\"", file, e.getMessage());
         }
         return found;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Finds where the window starts by reading backwards from the end to the first record older than
+     * {@code notBefore} (as {@link #newestFirst} stops there), then reads forward from that line to where the file ended
+     * when the read began, one block and one line in memory at a time. Records still queued after the read waited
+     * (briefly, as {@link #newestFirst} does) for those queued before it, and records written after it began, are not
+     * seen. No lock is held while {@code visitor} runs: it may append and read.
+     *
+     * @throws UncheckedIOException when the file exists but cannot be read; what was visited before stays visited
+     */
+    @Override
+    public void forEachSince(Instant notBefore, Consumer<Observation> visitor) {
+        Objects.requireNonNull(notBefore, "notBefore");
+        Objects.requireNonNull(visitor, "visitor");
+        awaitQueued(accepted.get());
+        try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.READ)) {
+            long end = channel.size();
+            ForwardLines lines = new ForwardLines(channel, windowStart(channel, end, notBefore), end, MAX_LINE_BYTES);
+            for (byte[] line = lines.next(); line != null; line = lines.next()) {
+                Optional<Observation> observation = ObservationLines.parse(line);
+                // a record a little out of order just after the window's start (calls answered in the same instant) stays out
+                if (observation.isPresent() && !observation.get().ts().isBefore(notBefore)) {
+                    visitor.accept(observation.get());
+                }
+            }
+        } catch (NoSuchFileException e) {
+            // nothing observed yet
+        } catch (IOException e) {
+            throw new UncheckedIOException("the Inspect file " + file + " (OMCP_INSPECT_FILE) could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Where the window's first line starts: just after the newest record older than {@code notBefore}, as records are
+     * appended in time order; the start of the file when there is none.
+     */
+    private static long windowStart(FileChannel channel, long end, Instant notBefore) throws IOException {
+        ReverseLines lines = new ReverseLines(channel, end, MAX_LINE_BYTES);
+        for (ReverseLines.Line line = lines.previous(); line != null; line = lines.previous()) {
+            if (line.bytes() == null) {
+                continue;
+            }
+            Optional<Observation> observation = ObservationLines.parse(line.bytes());
+            if (observation.isPresent() && observation.get().ts().isBefore(notBefore)) {
+                return line.offset() + line.length() + 1;
+            }
+        }
+        return 0;
     }
 
     @Override

@@ -9,9 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** One observation as one JSONL line, and back. */
+/**
+ * One observation as one JSONL line, and back. Lines written before the caller's {@code roles} and {@code products}
+ * were kept have neither field and read with none.
+ */
 final class ObservationLines {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -36,17 +41,41 @@ final class ObservationLines {
             }
             Observation.Outcome outcome = Observation.Outcome.parse(json.path("outcome").asText());
             Observation.Decision decision = Observation.Decision.parse(json.path("decision").asText());
+            Set<String> roles = names(json.get("roles"));
+            Set<String> products = names(json.get("products"));
             if (outcome == null || decision == null || !json.path("ts").isTextual() || !json.path("principal").isTextual()
-                    || !json.path("tool").isTextual() || !json.path("latencyMs").canConvertToLong()) {
+                    || !json.path("tool").isTextual() || !json.path("latencyMs").canConvertToLong() || roles == null || products == null) {
                 return Optional.empty();
             }
             return Optional.of(new Observation(Instant.parse(json.get("ts").asText()), json.get("principal").asText(),
-                    json.path("authKind").asText(""), json.path("tenant").asText(""), json.get("tool").asText(),
+                    json.path("authKind").asText(""), json.path("tenant").asText(""), roles, products, json.get("tool").asText(),
                     strings(json.path("resources")), strings(json.path("args")), outcome, Math.max(0, json.get("latencyMs").asLong()),
                     decision));
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // a torn or foreign line is skipped, never fatal for the read
         }
+    }
+
+    /**
+     * The names of an array of strings; none when the field is absent (a line of an older version); null when it is
+     * something else, which this store never wrote: the line is then not an observation, as a record read with the
+     * wrong roles would be judged against the wrong {@code role:} rules.
+     */
+    private static Set<String> names(JsonNode node) {
+        if (node == null) {
+            return Set.of();
+        }
+        if (!node.isArray()) {
+            return null;
+        }
+        Set<String> names = new TreeSet<>();
+        for (JsonNode name : node) {
+            if (!name.isTextual()) {
+                return null;
+            }
+            names.add(name.asText());
+        }
+        return names;
     }
 
     private static Map<String, String> strings(JsonNode node) {
