@@ -219,8 +219,31 @@ public final class SettingsReader {
             environment.problem(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, "(" + perCredential + ") must not exceed OMCP_MCP_MAX_SESSIONS ("
                     + total + "): one credential could never reach it");
         }
-        return new Settings.Agent(keys, rates.byKey(), rates.skipped(), Math.min(perCredential, total), total,
+        List<String> warnings = new ArrayList<>(rates.skipped());
+        warnings.addAll(keylessLimits(environment, keys));
+        return new Settings.Agent(keys, rates.byKey(), warnings, Math.min(perCredential, total), total,
                 ToolRateReader.read(environment), tokenBudget(environment));
+    }
+
+    /**
+     * The per-credential limits set on a gateway without credentials: spec 8 limits and charges only named API keys, so
+     * with {@code OMCP_API_KEYS} unset they limit nothing, which whoever set them did not mean. Warned, not refused: the
+     * same settings may be shared by replicas that do have keys.
+     */
+    private static List<String> keylessLimits(Environment environment, List<Settings.ApiKeyEntry> keys) {
+        if (!keys.isEmpty()) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        for (Variable variable : List.of(Variables.TOOL_RATE_PER_MIN, Variables.TOOL_DAILY_TOKENS)) {
+            if (environment.raw(variable).filter(value -> !value.isBlank()).isPresent()) {
+                lines.add("event=limit-without-credentials variable=" + variable.name() + " effect=\"the agent transport is anonymous ("
+                        + Variables.API_KEYS.name() + " is unset), and only API keys are limited, so this limits nothing\" fix=\"set "
+                        + Variables.API_KEYS.name() + " so that each agent has a credential of its own, or unset " + variable.name()
+                        + "\"");
+            }
+        }
+        return lines;
     }
 
     /**

@@ -85,4 +85,17 @@ class ToolRateSettingTest {
         String escape = String.valueOf((char) 27);
         assertThat(read("6" + escape + "[2J0").fallback()).hasValueSatisfying(reason -> assertThat(reason).doesNotContain(escape));
     }
+
+    @Test
+    void aRateOrABudget_setWithoutAnyApiKey_isWarnedAbout_sinceOnlyKeysAreLimited() throws Exception {
+        Settings.Agent keyless = SettingsReader.read(Map.of("OMCP_TOOL_RATE_PER_MIN", "30", "OMCP_TOOL_DAILY_TOKENS", "5000")).agent();
+        assertThat(keyless.warnings()).hasSize(2).allSatisfy(line -> assertThat(line).startsWith("event=limit-without-credentials")
+                .contains("limits nothing", "OMCP_API_KEYS"));
+        assertThat(keyless.warnings().get(0)).contains("variable=OMCP_TOOL_RATE_PER_MIN");
+
+        Settings.Agent keyed = SettingsReader.read(Map.of("OMCP_TOOL_RATE_PER_MIN", "30", "OMCP_API_KEYS",
+                "ci:ci-token-0123456789abcdef")).agent();
+        assertThat(keyed.warnings()).isEmpty();
+        assertThat(SettingsReader.read(Map.of()).agent().warnings()).as("nothing set, nothing said").isEmpty();
+    }
 }
