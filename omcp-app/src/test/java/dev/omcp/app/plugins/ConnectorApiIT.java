@@ -483,7 +483,7 @@ class ConnectorApiIT {
         JsonNode paths = get("/api/openapi.json").path("paths");
         assertThat(paths.has("/api/connectors")).isTrue();
         assertThat(paths.path("/api/connectors/upload").path("post").path("responses").has("413")).isTrue();
-        assertThat(paths.path("/api/hub/catalog").path("get").path("summary").asText()).contains("connectors:read");
+        assertThat(paths.path("/api/hub/catalog").path("get").path("summary").asText()).contains("catalog:read");
     }
 
 

@@ -140,8 +140,9 @@ public final class ConnectorRoutes implements HttpModule {
                 .summary("Connector types: builtin, filesystem and pinned plugins with manifest, state and hooks (needs connectors:read)")
                 .response(200, "the connectors")
                 .handle(this::list);
-        routes.route(HandlerType.GET, "/api/hub/catalog").permission("connectors", "read").tag("connectors").queryParameters()
-                .summary("The hub catalog merged with what is installed (needs connectors:read)")
+        // spec 5.5's "read ... catalog" row: the hub catalog (2.18) is what catalog:read guards
+        routes.route(HandlerType.GET, "/api/hub/catalog").permission("catalog", "read").tag("connectors").queryParameters()
+                .summary("The hub catalog merged with what is installed (needs catalog:read)")
                 .response(200, "the catalog")
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
