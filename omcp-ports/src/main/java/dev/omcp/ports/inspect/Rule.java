@@ -1,6 +1,8 @@
 package dev.omcp.ports.inspect;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,6 +49,36 @@ public record Rule(String id, String subject, String tool, Map<String, List<Stri
         checkName("tool", tool);
         resources = sortedCopy("resources", resources);
         args = sortedCopy("args", args);
+    }
+
+    /**
+     * The rule under its wire names, {@code {id, subject, tool, resources, args, provenance: {learnedFrom, window: {from,
+     * to}, confidence}, status}}, with mutable lists: one shape for the profile file and for the routes.
+     */
+    public Map<String, Object> wireFields() {
+        Map<String, Object> window = new LinkedHashMap<>();
+        window.put("from", provenance.windowFrom().toString());
+        window.put("to", provenance.windowTo().toString());
+        Map<String, Object> origin = new LinkedHashMap<>();
+        origin.put("learnedFrom", provenance.learnedFrom());
+        origin.put("window", window);
+        origin.put("confidence", provenance.confidence());
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("id", id);
+        fields.put("subject", subject);
+        fields.put("tool", tool);
+        fields.put("resources", mutable(resources));
+        fields.put("args", mutable(args));
+        fields.put("provenance", origin);
+        fields.put("status", status.wireName());
+        return fields;
+    }
+
+    private static Map<String, List<String>> mutable(Map<String, List<String>> values) {
+        // a YAML or JSON writer may want lists it can walk as plain ones
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        values.forEach((key, list) -> copy.put(key, new ArrayList<>(list)));
+        return copy;
     }
 
     /** The same rule in another review state. */

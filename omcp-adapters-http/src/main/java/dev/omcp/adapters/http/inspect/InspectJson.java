@@ -39,22 +39,7 @@ final class InspectJson {
 
     /** One rule: {@code {id, subject, tool, resources, args, provenance: {learnedFrom, window: {from, to}, confidence}, status}}. */
     static Map<String, Object> rule(Rule rule) {
-        Map<String, Object> window = new LinkedHashMap<>();
-        window.put("from", rule.provenance().windowFrom().toString());
-        window.put("to", rule.provenance().windowTo().toString());
-        Map<String, Object> provenance = new LinkedHashMap<>();
-        provenance.put("learnedFrom", rule.provenance().learnedFrom());
-        provenance.put("window", window);
-        provenance.put("confidence", rule.provenance().confidence());
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", rule.id());
-        json.put("subject", rule.subject());
-        json.put("tool", rule.tool());
-        json.put("resources", rule.resources());
-        json.put("args", rule.args());
-        json.put("provenance", provenance);
-        json.put("status", rule.status().wireName());
-        return json;
+        return rule.wireFields();
     }
 
     static List<Map<String, Object>> rules(List<Rule> rules) {

@@ -101,28 +101,7 @@ final class ProfileShape {
     }
 
     private static Map<String, Object> entry(Rule rule) {
-        Map<String, Object> window = new LinkedHashMap<>();
-        window.put("from", rule.provenance().windowFrom().toString());
-        window.put("to", rule.provenance().windowTo().toString());
-        Map<String, Object> provenance = new LinkedHashMap<>();
-        provenance.put("learnedFrom", rule.provenance().learnedFrom());
-        provenance.put("window", window);
-        provenance.put("confidence", rule.provenance().confidence());
-        Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("id", rule.id());
-        entry.put("subject", rule.subject());
-        entry.put("tool", rule.tool());
-        entry.put("resources", plain(rule.resources()));
-        entry.put("args", plain(rule.args()));
-        entry.put("provenance", provenance);
-        entry.put("status", rule.status().wireName());
-        return entry;
-    }
-
-    private static Map<String, List<String>> plain(Map<String, List<String>> values) {
-        Map<String, List<String>> copy = new LinkedHashMap<>();
-        values.forEach((key, list) -> copy.put(key, new ArrayList<>(list)));
-        return copy;
+        return rule.wireFields();
     }
 
     private List<Rule> read(Placed root) {
