@@ -5,6 +5,7 @@ import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.adapters.http.audit.AuditRoutes;
 import dev.omcp.adapters.http.usage.UsageRoutes;
+import dev.omcp.adapters.http.ui.UiRoutes;
 import dev.omcp.adapters.storage.budget.JsonTokenUsageFile;
 import dev.omcp.adapters.storage.config.YamlSourceStore;
 import dev.omcp.app.settings.Settings;
@@ -233,6 +234,8 @@ public final class GatewayAssembly implements AutoCloseable {
                 : started.sourceStore().thresholds();
         ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), thresholdsStore, document.healthThresholds(),
                 access.policy(), clock, random, audit.persisted()).forEach(httpBuilder::module);
+        // the Web UI (spec 1.3) at /ui/, behind the same guard and security headers as the API it calls
+        httpBuilder.module(new UiRoutes());
         GatewayHttpServer httpServer;
         try {
             httpServer = opened.add(httpBuilder.build().start());

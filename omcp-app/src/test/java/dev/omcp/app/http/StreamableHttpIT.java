@@ -600,7 +600,7 @@ class StreamableHttpIT {
             assertThat(preflight.statusCode()).isEqualTo(204);
             assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).contains("https://ui.example.com");
             // no route answers PATCH (PATCH /mcp is a 405), so a preflight does not offer it
-            assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods")).contains("GET, POST, PUT, DELETE, OPTIONS");
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods")).contains("GET, POST, PUT, PATCH, DELETE, OPTIONS");
             assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElseThrow())
                     .contains("Content-Type", "Mcp-Session-Id", "Mcp-Protocol-Version", "Authorization");
             assertThat(preflight.headers().firstValue("Vary")).contains("Origin");

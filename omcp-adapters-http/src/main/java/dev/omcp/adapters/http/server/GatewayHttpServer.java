@@ -441,8 +441,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             ctx.header("Vary", "Origin");
             ctx.header("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Window-Ms");
             if (ctx.method() == HandlerType.OPTIONS) {
-                // the methods some route answers (no route answers PATCH)
-                ctx.header("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS");
+                // the methods some route answers (PATCH: an Inspect rule's review)
+                ctx.header("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
                 ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-API-Key, X-CSRF-Token");
                 ctx.header("Access-Control-Max-Age", "600");
                 ctx.status(204);
