@@ -189,11 +189,35 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         }
     }
 
-    /** Listening and request-guard settings. */
-    public record Server(String host, int port, List<String> allowedHosts, List<String> allowedOrigins, Duration shutdownGrace) {
+    /**
+     * Listening and request-guard settings.
+     *
+     * @param addressLimits the limits per client address
+     */
+    public record Server(String host, int port, List<String> allowedHosts, List<String> allowedOrigins, Duration shutdownGrace,
+            AddressLimits addressLimits) {
         public Server {
             allowedHosts = List.copyOf(allowedHosts);
             allowedOrigins = List.copyOf(allowedOrigins);
+            Objects.requireNonNull(addressLimits, "addressLimits");
+        }
+    }
+
+    /**
+     * The limits per client address (spec 8, "IP-level limit of other endpoints"; docs/access-control.md, "Per-address
+     * limits"); each empty when disabled.
+     *
+     * @param apiRequestsPerMinute {@code OMCP_API_RATE_PER_IP_PER_MIN}: requests to {@code /api} per address per minute
+     * @param authFailuresPerMinute {@code OMCP_AUTH_FAILURES_PER_IP_PER_MIN}: failed credentials at {@code /mcp},
+     *     {@code /mcp/ws} and {@code /scim/v2} per address per minute
+     */
+    public record AddressLimits(OptionalInt apiRequestsPerMinute, OptionalInt authFailuresPerMinute) {
+        public AddressLimits {
+            Objects.requireNonNull(apiRequestsPerMinute, "apiRequestsPerMinute");
+            Objects.requireNonNull(authFailuresPerMinute, "authFailuresPerMinute");
+            if (apiRequestsPerMinute.orElse(1) < 1 || authFailuresPerMinute.orElse(1) < 1) {
+                throw new IllegalArgumentException("a per-address limit is at least 1 a minute; leave it empty to disable it");
+            }
         }
     }
 

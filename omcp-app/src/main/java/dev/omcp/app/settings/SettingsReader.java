@@ -111,7 +111,8 @@ public final class SettingsReader {
                 environment.integer(Variables.PORT, 0, 65535),
                 allowedHosts(environment),
                 origins(environment),
-                Duration.ofSeconds(environment.seconds(Variables.SHUTDOWN_GRACE, 0, 300)));
+                Duration.ofSeconds(environment.seconds(Variables.SHUTDOWN_GRACE, 0, 300)),
+                AddressLimitsReader.read(environment));
         Settings.Agent agent = agent(environment);
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),

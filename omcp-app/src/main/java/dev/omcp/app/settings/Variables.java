@@ -257,6 +257,12 @@ public final class Variables {
             "true adds the strict content security policy in report-only mode, reporting to /api/csp-violations.", false);
     public static final Variable TRUST_PROXY = new Variable("OMCP_TRUST_PROXY", List.of(), "false",
             "Which proxies may set X-Forwarded-For/-Proto: true, loopback, a hop count, or a comma-separated IP list.", false);
+    public static final Variable AUTH_FAILURES_PER_IP_PER_MIN = new Variable("OMCP_AUTH_FAILURES_PER_IP_PER_MIN", List.of(), "30",
+            "Missing or wrong credentials one client address may send to /mcp, /mcp/ws and /scim/v2 within a minute before its"
+                    + " requests there are refused (429) unchecked until the minute ends; 0 or off disables the limit.", false);
+    public static final Variable API_RATE_PER_IP_PER_MIN = new Variable("OMCP_API_RATE_PER_IP_PER_MIN", List.of(), "600",
+            "Requests one client address may send to /api within a minute; more are refused (429); 0 or off disables the limit.",
+            false);
     public static final Variable PASSWORD_MIN_LENGTH = new Variable("OMCP_PASSWORD_MIN_LENGTH", List.of(), "12",
             "omcp hash-password: minimum password length.", false);
     public static final Variable PASSWORD_MIN_CLASSES = new Variable("OMCP_PASSWORD_MIN_CLASSES", List.of(), "3",
@@ -318,7 +324,7 @@ public final class Variables {
             OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URI, OIDC_SCOPES, OIDC_ROLES_CLAIM, OIDC_ROLE_MAP,
             OIDC_TENANT_CLAIM, OIDC_PROFILE, OIDC_DCR_ENABLED, OIDC_DCR_STORE,
             RBAC_POLICY_FILE, OPA_URL, OPA_DECISION, OPA_CACHE_TTL, OPA_TIMEOUT, OPA_TOKEN, OPA_BREAKER_FAILURES, OPA_BREAKER_COOLDOWN,
-            CSRF_BYPASS_BEARER, CSP_STRICT_REPORT, TRUST_PROXY,
+            CSRF_BYPASS_BEARER, CSP_STRICT_REPORT, TRUST_PROXY, AUTH_FAILURES_PER_IP_PER_MIN, API_RATE_PER_IP_PER_MIN,
             PASSWORD_MIN_LENGTH, PASSWORD_MIN_CLASSES, PASSWORD_DENYLIST_DISABLED, PASSWORD_POLICY_DISABLED);
 
     /** Every variable, in the order the configuration page lists them. */

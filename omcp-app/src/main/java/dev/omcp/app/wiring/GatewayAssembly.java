@@ -13,6 +13,8 @@ import dev.omcp.app.settings.Variables;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.audit.AuditChain;
+import dev.omcp.core.auth.PerAddressLimits;
+import dev.omcp.ports.ratelimit.AddressLimits;
 import dev.omcp.adapters.http.products.ProductRoutes;
 import dev.omcp.adapters.http.inspect.InspectRoutes;
 import dev.omcp.ports.entitlements.Entitlements;
@@ -46,6 +48,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.stream.Collectors;
@@ -225,6 +228,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
                 .apiGuard(access.guard())
                 .trustedProxies(access.proxies())
+                .addressLimits(addressLimits(server.addressLimits(), clock))
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
@@ -243,6 +247,21 @@ public final class GatewayAssembly implements AutoCloseable {
             throw listenRefusal(server.host(), server.port(), e).<RuntimeException>map(refusal -> refusal).orElse(e);
         }
         return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, opened);
+    }
+
+    /**
+     * The limits per client address (spec 8, "IP-level limit of other endpoints"), said at start so an operator sees
+     * them, and whether they are off.
+     */
+    private static AddressLimits addressLimits(Settings.AddressLimits settings, Clock clock) {
+        LOG.info("event=address-limits apiRequestsPerMinute={} authFailuresPerMinute={} note=\"per client address (IPv4, or IPv6"
+                + " /64) after OMCP_TRUST_PROXY; behind a proxy it does not trust, every client is the proxy's one address\"",
+                perMinute(settings.apiRequestsPerMinute()), perMinute(settings.authFailuresPerMinute()));
+        return new PerAddressLimits(settings.apiRequestsPerMinute(), settings.authFailuresPerMinute(), clock);
+    }
+
+    private static String perMinute(OptionalInt limit) {
+        return limit.isPresent() ? Integer.toString(limit.getAsInt()) : "off";
     }
 
     /** Per source configured now, its tenant (the empty string when unbound), as an operator of every tenant sees them. */

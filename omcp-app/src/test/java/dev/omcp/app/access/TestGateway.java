@@ -45,6 +45,11 @@ final class TestGateway implements AutoCloseable {
         ScratchDirectory scratch = ScratchDirectory.create("omcp-test-gateway");
         // Never the shared default /tmp/postmortems.jsonl: each gateway gets its own store.
         all.put("OMCP_POSTMORTEMS_FILE", scratch.resolve("postmortems.jsonl").toString());
+        // Every request of a test comes from 127.0.0.1, one client to the per-address limits: a test of something else
+        // (a fuzz of every route, a walk through wrong tokens) must not run into them. A test of those limits sets
+        // them; an empty value gives the gateway's default.
+        all.put("OMCP_API_RATE_PER_IP_PER_MIN", "off");
+        all.put("OMCP_AUTH_FAILURES_PER_IP_PER_MIN", "off");
         all.putAll(env);
         RecordingAuditTrail audit = new RecordingAuditTrail();
         try {

@@ -44,6 +44,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketCreator;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServletFactory;
@@ -147,6 +148,8 @@ public final class WebSocketTransport {
     private final Duration initializeDeadline;
     private final int maxPerCredential;
     private final Clock clock;
+    /** Told of each socket closed on connect because its credential was refused (the per-address failure limit counts it). */
+    private final Consumer<WsContext> credentialRefusals;
     /** Open authenticated sockets per credential (principal id); a credential with none has no entry. */
     private final Map<String, Integer> perCredential = new ConcurrentHashMap<>();
     /** Sockets that have not opened a session yet, with the instant by which they must. */
@@ -220,6 +223,7 @@ public final class WebSocketTransport {
         this.initializeDeadline = builder.initializeDeadline;
         this.maxPerCredential = builder.maxSocketsPerCredential;
         this.clock = builder.clock;
+        this.credentialRefusals = builder.credentialRefusals;
         this.inFlightTracker = builder.inFlightTracker;
         this.keepAlive = new KeepAliveLedger<>(clock, builder.pingInterval, pongTimeout);
         Duration tenth = builder.pingInterval.dividedBy(10);
@@ -257,8 +261,20 @@ public final class WebSocketTransport {
         private Clock clock = Clock.systemUTC();
         private InFlightTracker inFlightTracker = InFlightTracker.untracked();
         private RequestRateLimit requestRate = RequestRateLimit.none();
+        private Consumer<WsContext> credentialRefusals = ctx -> { };
 
         private Builder() {}
+
+        /**
+         * Told of each socket closed with 1008 on connect because its credential was refused (none, or one the gateway
+         * does not know), with the socket's context, which holds the attributes its upgrade request was given. Default:
+         * nobody. The server counts these against the client address's failed credentials, as it counts a 401 of
+         * {@code /mcp}. A socket closed later, its credential no longer accepted, is not told: that is no guess.
+         */
+        public Builder credentialRefusals(Consumer<WsContext> listener) {
+            this.credentialRefusals = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
 
         /**
          * The per-credential request rate (default: none, no credential limited): every text message
@@ -506,6 +522,7 @@ public final class WebSocketTransport {
             if (result instanceof AgentAuthResult.Refused refused) {
                 // A browser cannot read an HTTP 401 on an upgrade, so the refusal is a close frame.
                 metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.UNAUTHENTICATED);
+                credentialRefusals.accept(ctx);
                 ctx.closeSession(POLICY_VIOLATION, refused.reason());
                 return;
             }

@@ -21,8 +21,8 @@ import java.util.function.ToLongFunction;
 /**
  * The gateway's own metrics at {@code /metrics}, kept with the official Prometheus Java client:
  * request counts and latency per HTTP route and per MCP method, refusals of agents per reason,
- * refused password logins per answer code, whether the audit log records and how each audit sink
- * delivers (read at each scrape), and the JVM's metrics.
+ * refused password logins per answer code, refusals by the per-address limits, whether the audit
+ * log records and how each audit sink delivers (read at each scrape), and the JVM's metrics.
  */
 public final class GatewayMetrics {
     /** From half a millisecond (a cached {@code tools/list}) to half a minute (a slow backend fan-out). */
@@ -62,6 +62,8 @@ public final class GatewayMetrics {
     private final Histogram mcpDuration;
     private final Counter loginRefusals;
     private final Counter mcpRefusals;
+    private final Counter addressLimitRefusals;
+    private final Counter addressLimitUncounted;
     /**
      * The series of {@link #mcpRefusals}, bound once by transport and reason ordinals, so counting a
      * refusal allocates nothing; null for a pair that cannot happen (see {@link McpRefusalReason#happensOn}).
@@ -120,6 +122,26 @@ public final class GatewayMetrics {
                         + "by transport and reason (a fixed set; see docs/mcp.md)")
                 .labelNames("transport", "reason")
                 .register(registry);
+        addressLimitRefusals = Counter.builder()
+                .name("omcp_address_limit_refusals")
+                .help("Requests refused with 429 by a limit per client address, by limit: api-requests (an address over its "
+                        + "requests to /api a minute, OMCP_ADDRESS_RATE_LIMIT), credential-failures (an address over its failed "
+                        + "credentials a minute, refused at /mcp, /mcp/ws or /scim/v2 before its credential was checked, "
+                        + "OMCP_ADDRESS_AUTH_FAILURE_LIMIT)")
+                .labelNames("limit")
+                .register(registry);
+        addressLimitUncounted = Counter.builder()
+                .name("omcp_address_limit_uncounted")
+                .help("Requests (api-requests) or failed credentials (credential-failures) let through without being counted, "
+                        + "because the limit's table held as many client addresses as it may: many source addresses at once "
+                        + "(a spray, or OMCP_TRUST_PROXY trusting a forwarded address it should not)")
+                .labelNames("limit")
+                .register(registry);
+        for (AddressLimit limit : AddressLimit.values()) {
+            // from 0, like the login refusals
+            addressLimitRefusals.labelValues(limit.label());
+            addressLimitUncounted.labelValues(limit.label());
+        }
         mcpRefusalSeries = new CounterDataPoint[McpTransport.values().length][McpRefusalReason.values().length];
         for (McpTransport transport : McpTransport.values()) {
             for (McpRefusalReason reason : McpRefusalReason.values()) {
@@ -183,6 +205,16 @@ public final class GatewayMetrics {
         CounterDataPoint series = mcpRefusalSeries[transport.ordinal()][reason.ordinal()];
         // a pair no code path produces today still counts, under its own bounded labels
         (series != null ? series : mcpRefusals.labelValues(transportLabel(transport), reason.label())).inc();
+    }
+
+    /** Records one request refused (429) by the per-address {@code limit}. */
+    public void addressLimitRefused(AddressLimit limit) {
+        addressLimitRefusals.labelValues(limit.label()).inc();
+    }
+
+    /** Records one request or failure the per-address {@code limit} let through uncounted, its table being full. */
+    public void addressLimitUncounted(AddressLimit limit) {
+        addressLimitUncounted.labelValues(limit.label()).inc();
     }
 
     /** The {@code transport} label value, as {@code omcp_mcp_requests_total} spells it. */

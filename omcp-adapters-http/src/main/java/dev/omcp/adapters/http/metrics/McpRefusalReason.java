@@ -46,6 +46,12 @@ public enum McpRefusalReason {
      * tenant's, or one its key may not use (404 {@code OMCP_PRODUCT_NOT_FOUND}).
      */
     PRODUCT_NOT_FOUND("product-not-found", Transports.HTTP),
+    /**
+     * The client address sent its limit of missing or wrong credentials within the minute, so the request (or the
+     * upgrade) was refused before its credential was looked at (429 {@code OMCP_ADDRESS_AUTH_FAILURE_LIMIT};
+     * docs/access-control.md, "Per-address limits").
+     */
+    ADDRESS_AUTH_FAILURES("address-auth-failures", Transports.BOTH),
     /** A policy refused the caller (403). */
     FORBIDDEN("forbidden", Transports.BOTH),
     /** An interceptor of the dispatcher (an embedder's own) refused the caller for its request rate (429). */

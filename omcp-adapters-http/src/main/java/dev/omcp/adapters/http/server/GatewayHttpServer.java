@@ -25,6 +25,7 @@ import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.products.ProductEndpoints;
+import dev.omcp.ports.ratelimit.AddressLimits;
 import dev.omcp.ports.ratelimit.RequestRateLimit;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.sdk.text.LogPace;
@@ -110,6 +111,8 @@ public final class GatewayHttpServer implements AutoCloseable {
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(), bodyDeadlines, builder.requestRate);
         builder.products.ifPresent(streamableHttp::products);
         LogPace lateBodyLines = new LogPace(builder.clock, LATE_BODY_LOG_EVERY);
+        TrustedProxies proxies = builder.proxies;
+        ClientAddressLimits addressLimits = new ClientAddressLimits(builder.addressLimits, proxies, metrics, builder.clock);
         this.webSocket = WebSocketTransport.builder()
                 .endpoint(builder.mcp)
                 .authentication(builder.agentAuthentication)
@@ -121,6 +124,8 @@ public final class GatewayHttpServer implements AutoCloseable {
                 .maxSocketsPerCredential(builder.webSocketsPerCredential)
                 .clock(builder.clock)
                 .inFlightTracker(inFlight)
+                // the address was put on the upgrade request, whose attributes the socket's context holds
+                .credentialRefusals(ws -> addressLimits.credentialRefused(ws.attribute(ClientAddressLimits.CLIENT_ADDRESS)))
                 .build();
         // without an audit log nothing is refused for want of an entry, so readiness names none
         Supplier<AuditRecording> auditRecording = builder.audit.<Supplier<AuditRecording>>map(audit -> audit::recording)
@@ -130,7 +135,6 @@ public final class GatewayHttpServer implements AutoCloseable {
         List<HttpModule> modules = List.copyOf(builder.modules);
         ApiGuard apiGuard = builder.apiGuard;
         SecurityHeaders securityHeaders = builder.securityHeaders;
-        TrustedProxies proxies = builder.proxies;
         UnroutedRequests unrouted = new UnroutedRequests(apiGuard, this::servedEndpoints, this::documentedRoutes);
 
         this.app = Javalin.create(config -> {
@@ -170,10 +174,13 @@ public final class GatewayHttpServer implements AutoCloseable {
             });
 
             config.routes.before(ctx -> {
-                if (guard(ctx, guard, proxies, securityHeaders, metrics)) {
+                // the per-address limits before any route authenticates the request or reads its body
+                if (guard(ctx, guard, proxies, securityHeaders, metrics) && addressLimits.admit(ctx)) {
                     enterTracked(ctx);
                 }
             });
+            // a 401 of /mcp or /scim/v2 counts against its address's failed credentials
+            config.routes.after(addressLimits::answered);
             config.routes.after(this::exitTracked);
 
             // /mcp, and each Product's endpoint (spec 4.1), which the transport narrows to the Product
@@ -190,7 +197,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
                 // An upgrade is not tracked as in flight, an open socket neither: the messages it is handling
                 // are (WebSocketTransport counts them in inFlight), and shutdown closes it with 1001 once they are done.
-                if (guard(ctx, guard, proxies, securityHeaders, metrics)) {
+                if (guard(ctx, guard, proxies, securityHeaders, metrics) && addressLimits.admit(ctx)) {
                     webSocket.beforeUpgrade(ctx);
                 } else {
                     UpgradeRefusal.writeBody(ctx);
@@ -523,8 +530,20 @@ public final class GatewayHttpServer implements AutoCloseable {
         private Optional<AuditHistory> audit = Optional.empty();
         private RequestRateLimit requestRate = RequestRateLimit.none();
         private Optional<ProductEndpoints> products = Optional.empty();
+        private AddressLimits addressLimits = AddressLimits.none();
 
         private Builder() {}
+
+        /**
+         * The limits per client address (spec 8, "IP-level limit of other endpoints"): requests to {@code /api} per
+         * minute, and failed credentials per minute at {@code /mcp}, {@code /mcp/ws} and {@code /scim/v2}, after which
+         * the address's requests there are refused before their credential is checked. The client address follows
+         * {@link #trustedProxies}. Default: none, nothing is limited per address.
+         */
+        public Builder addressLimits(AddressLimits limits) {
+            this.addressLimits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
 
         /**
          * What each Product's endpoint {@code /mcp/v/<product-id>} serves (spec 4.1): {@code gateway.products()}.
@@ -613,8 +632,9 @@ public final class GatewayHttpServer implements AutoCloseable {
         }
 
         /**
-         * Which peers may report the client's scheme ({@code OMCP_TRUST_PROXY}): the Origin check takes
-         * only an {@code https} page as this gateway's own when the client used HTTPS. Default: nobody.
+         * Which peers may report the client's scheme and address ({@code OMCP_TRUST_PROXY}): the Origin check takes
+         * only an {@code https} page as this gateway's own when the client used HTTPS, and the per-address limits
+         * count each client by the address they report. Default: nobody.
          */
         public Builder trustedProxies(TrustedProxies proxies) {
             this.proxies = Objects.requireNonNull(proxies, "proxies");

@@ -45,6 +45,25 @@ class GatewayMetricsTest {
     }
 
     @Test
+    void thePerAddressLimits_areExportedFromZero_oneSeriesPerLimit() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of());
+        String fresh = scrape(metrics);
+        assertThat(fresh).contains("omcp_address_limit_refusals_total{limit=\"api-requests\"} 0.0",
+                "omcp_address_limit_refusals_total{limit=\"credential-failures\"} 0.0",
+                "omcp_address_limit_uncounted_total{limit=\"api-requests\"} 0.0",
+                "omcp_address_limit_uncounted_total{limit=\"credential-failures\"} 0.0");
+
+        metrics.addressLimitRefused(AddressLimit.CREDENTIAL_FAILURES);
+        metrics.addressLimitRefused(AddressLimit.CREDENTIAL_FAILURES);
+        metrics.addressLimitUncounted(AddressLimit.API_REQUESTS);
+
+        String text = scrape(metrics);
+        assertThat(text).contains("omcp_address_limit_refusals_total{limit=\"credential-failures\"} 2.0",
+                "omcp_address_limit_uncounted_total{limit=\"api-requests\"} 1.0");
+        assertThat(lines(text, "omcp_address_limit_refusals_total{")).isEqualTo(AddressLimit.values().length);
+    }
+
+    @Test
     void everyStandardHttpMethod_keepsItsOwnName() throws IOException {
         GatewayMetrics metrics = new GatewayMetrics(Set.of());
         for (String method : new String[] {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"}) {

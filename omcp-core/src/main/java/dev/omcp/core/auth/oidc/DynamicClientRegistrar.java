@@ -1,6 +1,5 @@
 package dev.omcp.core.auth.oidc;
 
-import dev.omcp.core.auth.ClientNetwork;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ClientRegistrationStore;
@@ -82,8 +81,8 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
         if (invalid != null) {
             return invalid;
         }
-        // an IPv6 client by its /64, as the login limits count it: every address of its range would count anew
-        Optional<Duration> refused = perAddress.tryAdmit(ClientNetwork.of(clientIp), now);
+        // counted by IPv4 address or IPv6 /64, as the login limits count (AddressWindows): every address of a range would count anew
+        Optional<Duration> refused = perAddress.tryAdmit(clientIp, now);
         if (refused.isPresent()) {
             return new RegistrationResult.TooMany(refused.get());
         }
