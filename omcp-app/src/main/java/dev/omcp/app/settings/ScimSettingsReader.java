@@ -11,25 +11,46 @@ import java.util.Optional;
  * Reads the SCIM and entitlement variables (spec 5.6, DECISIONS.md "Entitlements"). The entitlement
  * token and key are only taken here, never judged: an invalid or expired entitlement must not stop
  * the gateway (spec 5.6), so it is verified at wiring time and only logged. What is refused at start
- * is what the operator set wrongly in form: an unknown backend, the Redis backend (not supported yet),
- * a group role map that does not read.
+ * is what the operator set wrongly in form: an unknown backend, a Redis backend without its URL (or a
+ * URL without that backend), a URL that is not redis:// or rediss://, a group role map that does not read.
  */
 final class ScimSettingsReader {
+    /** The backends; {@code store}, the specification's neutral name, is an alias of {@code redis} (DECISIONS.md "Names"). */
+    private static final List<String> BACKENDS = List.of("file", "redis", "store");
+
     private ScimSettingsReader() {}
 
     static Settings.Scim read(Environment environment) {
-        String backend = environment.oneOf(Variables.SCIM_BACKEND, List.of("file", "redis", "store"));
-        if (!backend.equals("file")) {
-            environment.problem(Variables.SCIM_BACKEND, "is " + backend + ": keeping the SCIM directory in Redis is not supported"
-                    + " yet; unset it (or set file) to keep it in OMCP_SCIM_STORE");
-        }
-        if (environment.raw(Variables.SCIM_REDIS_URL).isPresent()) {
-            environment.problem(Variables.SCIM_REDIS_URL, "is set, but the Redis backend of the SCIM directory is not supported yet;"
-                    + " unset it to keep the directory in OMCP_SCIM_STORE");
-        }
         Path store = environment.file(Variables.SCIM_STORE).orElse(Path.of(Variables.SCIM_STORE.defaultValue()));
         return new Settings.Scim(environment.raw(Variables.ENTITLEMENT_TOKEN), environment.raw(Variables.ENTITLEMENT_PUBKEY),
-                environment.raw(Variables.SCIM_TOKEN), store, groupRoles(environment));
+                environment.raw(Variables.SCIM_TOKEN), store, redisUrl(environment), groupRoles(environment));
+    }
+
+    /** The Redis URL when the backend is {@code redis} (or {@code store}); empty for the file backend. */
+    private static Optional<String> redisUrl(Environment environment) {
+        boolean known = BACKENDS.contains(environment.string(Variables.SCIM_BACKEND).toLowerCase(Locale.ROOT));
+        String backend = environment.oneOf(Variables.SCIM_BACKEND, BACKENDS);
+        Optional<String> url = environment.raw(Variables.SCIM_REDIS_URL);
+        if (backend.equals("file")) {
+            if (known && url.isPresent()) {
+                environment.problem(Variables.SCIM_REDIS_URL, "is set, but OMCP_SCIM_BACKEND is file (the default), which keeps the"
+                        + " SCIM directory in OMCP_SCIM_STORE; set OMCP_SCIM_BACKEND=redis to share the directory through that"
+                        + " Redis, or unset it (and its alias OMCP_SCIM_STORE_URL)");
+            }
+            return Optional.empty();
+        }
+        if (url.isEmpty()) {
+            environment.problem(Variables.SCIM_BACKEND, "is " + backend + ", which keeps the SCIM directory in Redis, but"
+                    + " OMCP_SCIM_REDIS_URL (alias OMCP_SCIM_STORE_URL) is not set; set it to the redis:// or rediss:// URL of the"
+                    + " server the replicas share, or unset OMCP_SCIM_BACKEND to keep the directory in OMCP_SCIM_STORE");
+            return Optional.empty();
+        }
+        if (!url.get().toLowerCase(Locale.ROOT).matches("rediss?://.+")) {
+            environment.problem(Variables.SCIM_REDIS_URL, "must be redis://[user:password@]host:port[/database] or rediss://... for"
+                    + " TLS (the value is not shown: it may hold a password)");
+            return Optional.empty();
+        }
+        return url;
     }
 
     /** {@code group:role,group:role}, split at the last colon (a group name may hold one). */

@@ -51,24 +51,27 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param entitlementToken {@code OMCP_ENTITLEMENT_TOKEN}; never printed
      * @param entitlementKey {@code OMCP_ENTITLEMENT_PUBKEY} as given (PEM text or {@code @path})
      * @param token {@code OMCP_SCIM_TOKEN}; empty: SCIM is off; never printed
-     * @param store {@code OMCP_SCIM_STORE}
+     * @param store {@code OMCP_SCIM_STORE}, where the directory is kept when {@code redisUrl} is empty
+     * @param redisUrl {@code OMCP_SCIM_REDIS_URL} of {@code OMCP_SCIM_BACKEND=redis}: the directory is kept in that
+     *     Redis, shared by replicas; empty for the file backend. May hold a password: never printed
      * @param groupRoles {@code OMCP_SCIM_GROUP_ROLE_MAP}: group display name to role
      */
     public record Scim(Optional<String> entitlementToken, Optional<String> entitlementKey, Optional<String> token, Path store,
-            Map<String, String> groupRoles) {
+            Optional<String> redisUrl, Map<String, String> groupRoles) {
         public Scim {
             Objects.requireNonNull(entitlementToken, "entitlementToken");
             Objects.requireNonNull(entitlementKey, "entitlementKey");
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(redisUrl, "redisUrl");
             groupRoles = Map.copyOf(groupRoles);
         }
 
-        /** Never prints the tokens. */
+        /** Never prints the tokens, nor the Redis URL (it may hold a password). */
         @Override
         public String toString() {
-            return "Scim[entitlementToken=" + entitlementToken.isPresent() + ", token=" + token.isPresent() + ", store=" + store
-                    + ", groupRoles=" + groupRoles + "]";
+            return "Scim[entitlementToken=" + entitlementToken.isPresent() + ", token=" + token.isPresent() + ", backend="
+                    + (redisUrl.isPresent() ? "redis" : "file, store=" + store) + ", groupRoles=" + groupRoles + "]";
         }
     }
 

@@ -70,6 +70,11 @@ public final class UnusedVariables {
             Stream.of(Variables.PLUGIN_TRUST_ROOT, Variables.PLUGIN_REVOKED_KEYS)
                     .forEach(variable -> add(unused, env, variable, Variables.VERIFY_PLUGINS, "true", "false"));
         }
+        // the directory is in Redis: the file is neither read nor written (an operator moving to Redis may leave it set)
+        String scimBackend = choice(env, Variables.SCIM_BACKEND);
+        if (!scimBackend.equals("file")) {
+            add(unused, env, Variables.SCIM_STORE, Variables.SCIM_BACKEND, "file", scimBackend);
+        }
         return List.copyOf(unused);
     }
 

@@ -304,12 +304,13 @@ public final class Variables {
     public static final Variable SCIM_STORE = new Variable("OMCP_SCIM_STORE", List.of(), "/tmp/scim.json",
             "JSON file of the SCIM directory (created mode 0600, replaced atomically; spec 8 default).", false);
     public static final Variable SCIM_BACKEND = new Variable("OMCP_SCIM_BACKEND", List.of(), "file",
-            "Where the SCIM directory is kept: file (OMCP_SCIM_STORE); redis (alias store) is not supported yet and refused.",
-            false);
+            "Where the SCIM directory is kept: file (OMCP_SCIM_STORE, one replica) or redis (alias store: OMCP_SCIM_REDIS_URL,"
+                    + " shared by replicas).", false);
     public static final Variable SCIM_REDIS_URL = new Variable("OMCP_SCIM_REDIS_URL", List.of("OMCP_SCIM_STORE_URL"), "",
-            "Redis URL of OMCP_SCIM_BACKEND=redis, which is not supported yet: setting it is refused at start.", true);
+            "redis:// or rediss:// URL of the server that keeps the SCIM directory with OMCP_SCIM_BACKEND=redis; required with it,"
+                    + " refused without it.", true);
     public static final Variable SCIM_GROUP_ROLE_MAP = new Variable("OMCP_SCIM_GROUP_ROLE_MAP", List.of(), "",
-            "SCIM groups to roles as group:role,group:role; not applied to logins yet (docs/scim.md), checked for its form.",
+            "SCIM groups to roles as group:role,group:role: the roles of a user's groups are added to its logins (docs/scim.md).",
             false);
 
     /** The SCIM and entitlement variables, in the order the configuration page lists them. */

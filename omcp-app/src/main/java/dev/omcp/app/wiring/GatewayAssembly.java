@@ -232,7 +232,8 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
-        ScimAssembly.module(settings.scim(), entitlements, clock, access.revocations(), provisioned::set).ifPresent(httpBuilder::module);
+        ScimAssembly.module(settings.scim(), settings.access().redisTls(), entitlements, clock, access.revocations(), provisioned::set,
+                opened::add).ifPresent(httpBuilder::module);
         HealthThresholdsStore thresholdsStore = options.throwawayFiles()
                 ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
                 : started.sourceStore().thresholds();

@@ -1,10 +1,13 @@
 package dev.omcp.app.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.app.wiring.StartRefusedException;
 import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.testkit.redis.RedisServerProcess;
 import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
 import java.net.URI;
@@ -17,10 +20,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -233,12 +238,97 @@ class ScimProvisioningIT {
         assertThat(again.get("/api/me").json().path("permissions").toString()).doesNotContain("sources:write");
     }
 
+    /**
+     * Spec 5.6: {@code OMCP_SCIM_BACKEND=store} with {@code OMCP_SCIM_STORE_URL} shares the directory across
+     * replicas (here under both spellings, with the session blocklist in the same Redis): a user deactivated
+     * through one gateway is signed out and refused at login through the other, and a Redis that hangs
+     * makes both refuse rather than guess.
+     */
+    @Test
+    @Tag("backend")
+    void twoGatewaysSharingTheDirectoryInRedis_aUserDeactivatedThroughOne_cannotLogInThroughTheOther() {
+        // within 30 s of the server's clock, as the shared blocklist demands
+        ManualClock now = new ManualClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            Map<String, String> first = sharedDirectory(now.instant());
+            first.put("OMCP_SCIM_BACKEND", "redis");
+            first.put("OMCP_SCIM_REDIS_URL", redis.url());
+            first.put("OMCP_REDIS_URL", redis.url());
+            gateway = TestGateway.start(first, now);
+            Map<String, String> second = sharedDirectory(now.instant());
+            second.put("OMCP_SCIM_BACKEND", "store");
+            second.put("OMCP_SCIM_STORE_URL", redis.url());
+            second.put("OMCP_STORE_URL", redis.url());
+            // no login lock to read in Redis: a login refused while Redis hangs is refused by the directory
+            second.put("OMCP_AUTH_LOCKOUT_DISABLED", "true");
+            try (TestGateway other = TestGateway.start(second, now)) {
+                Browser onOther = other.browser();
+                assertThat(onOther.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+                Browser.Reply wrongPassword = other.browser().login("olivia", TestGateway.PASSWORD + "x");
+
+                String id = send(gateway, "POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"victor\"}", TOKEN)
+                        .json().path("id").asText();
+                now.advance(Duration.ofSeconds(1));
+                assertThat(send(gateway, "PATCH", "/scim/v2/Users/" + id, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{"
+                        + "\"op\":\"replace\",\"value\":{\"active\":false}}]}", TOKEN).status).isEqualTo(200);
+
+                // the other gateway reads the same directory: the session ends, the next login is refused
+                assertThat(onOther.get("/api/me").status()).isEqualTo(401);
+                Browser.Reply refused = other.browser().login("victor", TestGateway.PASSWORD);
+                assertThat(refused.status()).isEqualTo(401);
+                assertThat(refused.body()).isEqualTo(wrongPassword.body());
+                assertThat(other.audit.events().getLast().target()).isEqualTo("scim-deprovisioned");
+                assertThat(send(other, "GET", "/scim/v2/Users/" + id, null, TOKEN).json().path("active").asBoolean()).isFalse();
+
+                // and back the other way: reactivated through the second, the first lets the user in
+                send(other, "PATCH", "/scim/v2/Users/" + id, "{\"schemas\":[\"" + PATCH + "\"],\"Operations\":[{\"op\":\"replace\","
+                        + "\"value\":{\"active\":true}}]}", TOKEN);
+                assertThat(gateway.browser().login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+                assertThat(Files.exists(dir.resolve("scim.json"))).as("the file backend is not used").isFalse();
+
+                redis.freeze();
+                try {
+                    Reply unavailable = send(gateway, "POST", "/scim/v2/Users", "{\"schemas\":[\"" + USER + "\"],\"userName\":\"new\"}",
+                            TOKEN);
+                    assertThat(unavailable.status).isEqualTo(503);
+                    assertThat(unavailable.json().path("schemas").get(0).asText()).isEqualTo(ERROR);
+                    assertThat(unavailable.response.headers().firstValue("Retry-After")).contains("5");
+                    assertThat(unavailable.body).doesNotContain(String.valueOf(redis.port()));
+                    assertThat(other.browser().login("alice", TestGateway.PASSWORD).status()).as("fail closed").isEqualTo(503);
+                } finally {
+                    redis.thaw();
+                }
+                assertThat(send(other, "GET", "/scim/v2/Users?filter=" + enc("userName eq \"new\""), null, TOKEN).json()
+                        .path("totalResults").asInt()).as("the refused create was not stored").isZero();
+            }
+        }
+    }
+
+    @Test
+    void aRedisDirectoryThatDoesNotAnswer_refusesTheStart_namingTheSettingButNotThePassword() {
+        Map<String, String> env = sharedDirectory(NOW);
+        env.put("OMCP_SCIM_BACKEND", "redis");
+        env.put("OMCP_SCIM_REDIS_URL", "redis://:hunter2-not-shown@127.0.0.1:9");
+        assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("OMCP_SCIM_REDIS_URL").hasMessageContaining("SCIM directory")
+                .hasMessageNotContaining("hunter2-not-shown");
+    }
+
     @Test
     void anEntitlementExpiringWhileTheGatewayRuns_takesScimAway() {
         gateway = entitled(Map.of());
         assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(200);
         clock.advance(Duration.ofDays(2));
         assertThat(send("GET", "/scim/v2/Users", null, TOKEN).status).isEqualTo(404);
+    }
+
+    /** Basic mode with SCIM entitled from {@code at}, and the file store left unset. */
+    private Map<String, String> sharedDirectory(Instant at) {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_SCIM_TOKEN", TOKEN);
+        env.put("OMCP_ENTITLEMENT_TOKEN", issuer.token("scim", at.minusSeconds(60), at.plus(Duration.ofDays(1))));
+        env.put("OMCP_ENTITLEMENT_PUBKEY", issuer.publicKeyPem());
+        return env;
     }
 
     private TestGateway entitled(Map<String, String> base) {
@@ -261,7 +351,11 @@ class ScimProvisioningIT {
     }
 
     private Reply send(String method, String path, String body, String bearer) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gateway.base() + path)).timeout(Duration.ofSeconds(20))
+        return send(gateway, method, path, body, bearer);
+    }
+
+    private static Reply send(TestGateway to, String method, String path, String body, String bearer) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(to.base() + path)).timeout(Duration.ofSeconds(20))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/scim+json");

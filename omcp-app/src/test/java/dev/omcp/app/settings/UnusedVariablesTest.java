@@ -102,4 +102,14 @@ class UnusedVariablesTest {
                 "PLUGIN_TRUST_ROOT", "/etc/omcp/trust.pem", "OMCP_PLUGIN_REVOKED_KEYS", "/etc/omcp/revoked.txt")))
                 .as("a runtime install verifies the bundle whatever VERIFY_PLUGINS says").isEmpty();
     }
+
+    @Test
+    void theScimStoreFile_withTheDirectoryInRedis_isUnused_andTheStartIsNotRefused() throws Exception {
+        Map<String, String> env = Map.of("OMCP_SCIM_BACKEND", "Store", "OMCP_SCIM_STORE_URL", "redis://10.0.0.7:6379",
+                "OMCP_SCIM_STORE", "/var/lib/omcp/scim.json");
+        assertThat(UnusedVariables.in(env)).containsExactly(
+                new Unused("OMCP_SCIM_STORE", "OMCP_SCIM_BACKEND=file", "OMCP_SCIM_BACKEND=store"));
+        assertThat(SettingsReader.read(env).scim().redisUrl()).as("a warning, not an error").contains("redis://10.0.0.7:6379");
+        assertThat(UnusedVariables.in(Map.of("OMCP_SCIM_STORE", "/var/lib/omcp/scim.json"))).as("the file is the default").isEmpty();
+    }
 }

@@ -65,7 +65,7 @@ class ScimDirectoryTest {
         assertThat(meta.getString("created")).isEqualTo("2026-03-01T10:00:00Z");
         assertThat(meta.getString("location")).isEqualTo("/scim/v2/Users/id-1");
         assertThat(meta.getString("version")).isEqualTo("W/\"1\"");
-        assertThat(store.load().users()).hasSize(1);
+        assertThat(store.read().snapshot().users()).hasSize(1);
     }
 
     @Test
@@ -189,11 +189,11 @@ class ScimDirectoryTest {
         directory.delete(ScimResourceType.USER, carol);
         assertThat(directory.deprovisioned("Carol")).contains("deleted");
         // remembered in the store, so a restart does not forget it
-        assertThat(store.load().deleted()).containsExactly("carol");
+        assertThat(store.read().snapshot().deleted()).containsExactly("carol");
         assertThat(new ScimDirectory(store, clock, () -> "x", revocations).deprovisioned("carol")).contains("deleted");
         createUser("CAROL");
         assertThat(directory.deprovisioned("carol")).isEmpty();
-        assertThat(store.load().deleted()).isEmpty();
+        assertThat(store.read().snapshot().deleted()).isEmpty();
         done(directory.patch(ScimResourceType.USER, bob, patch("{\"op\":\"replace\",\"value\":{\"active\":true}}")));
         assertThat(directory.deprovisioned("bob")).isEmpty();
     }

@@ -12,6 +12,9 @@ import java.util.Optional;
  *
  * <p>A person is looked up by each of the names given (a username; an OpenID subject and its
  * addresses): the caller decides which of its names are trusted for which question.
+ *
+ * <p>A directory kept in a store shared by replicas may not answer: both methods then throw
+ * {@link SharedStateUnavailableException}, and the login is refused (503), never let through unasked.
  */
 public interface ProvisionedLogins {
 

@@ -33,4 +33,9 @@ public record ScimError(int status, String scimType, String detail) {
     public static ScimError notFound(ScimResourceType type, String id) {
         return new ScimError(404, "", type.resourceName() + " " + id + " not found");
     }
+
+    /** 503: the directory's store cannot be used now; nothing was changed, and the identity provider retries. */
+    public static ScimError unavailable(String detail) {
+        return new ScimError(503, "", detail);
+    }
 }

@@ -102,7 +102,7 @@ public final class AccessRefusals {
     /**
      * 503 {@code OMCP_SHARED_STATE_UNAVAILABLE} + {@code Retry-After}: the shared store did not answer
      * (or this replica's clock disagrees with it), so the request is refused rather than run without its
-     * revocation or lockout check. The store's
+     * revocation, lockout or SCIM deprovisioning check. The store's
      * address stays in the operator's log (one line every 10 s at most during an outage).
      */
     public static void sharedStateUnavailable(Context ctx, SharedStateUnavailableException e) {
@@ -115,8 +115,8 @@ public final class AccessRefusals {
         }
         ctx.header("Retry-After", "5");
         JsonResponses.error(ctx, 503, "OMCP_SHARED_STATE_UNAVAILABLE", "the store the gateway's replicas share (the sessions'"
-                + " blocklist and the login locks) cannot be used (it does not answer, or this replica's clock disagrees with"
-                + " it), so sessions and logins are refused for now; retry after the Retry-After seconds, and tell an operator"
-                + " (the gateway log says why: event=shared-state-unavailable)");
+                + " blocklist, the login locks, the SCIM directory) cannot be used (it does not answer, or this replica's clock"
+                + " disagrees with it), so sessions and logins are refused for now; retry after the Retry-After seconds, and tell an"
+                + " operator (the gateway log says why: event=shared-state-unavailable)");
     }
 }

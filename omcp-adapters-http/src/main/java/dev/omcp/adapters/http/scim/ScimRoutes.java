@@ -43,6 +43,9 @@ public final class ScimRoutes implements HttpModule {
     private static final String BASE = "/scim/v2";
     private static final String TAG = "scim";
     private static final int DEFAULT_COUNT = 100;
+    private static final String UNAVAILABLE = "the directory's store cannot be used now, nothing changed (SCIM error, Retry-After)";
+    /** Seconds an identity provider waits before it retries a request the store could not take, as for the shared store's 503. */
+    private static final String RETRY_AFTER_SECONDS = "5";
 
     private final ScimProvisioning directory;
     private final Entitlements entitlements;
@@ -84,6 +87,7 @@ public final class ScimRoutes implements HttpModule {
     private void read(ApiRoutes routes, String path, String summary, Handler handler) {
         routes.route(HandlerType.GET, BASE + path).publicRoute().csrfExempt().tag(TAG).summary(summary)
                 .response(200, "OK", MEDIA_TYPE).response(401, "no or a wrong bearer token", MEDIA_TYPE)
+                .response(503, UNAVAILABLE, MEDIA_TYPE)
                 .handle(ctx -> guarded(ctx, handler));
     }
 
@@ -92,6 +96,7 @@ public final class ScimRoutes implements HttpModule {
                 .response(method == HandlerType.POST ? 201 : method == HandlerType.DELETE ? 204 : 200, "done", MEDIA_TYPE)
                 .response(401, "no or a wrong bearer token", MEDIA_TYPE)
                 .response(404, "unknown id (SCIM error)", MEDIA_TYPE)
+                .response(503, UNAVAILABLE, MEDIA_TYPE)
                 .handle(ctx -> guarded(ctx, handler));
     }
 
@@ -182,6 +187,9 @@ public final class ScimRoutes implements HttpModule {
     }
 
     static void error(Context ctx, ScimError error) {
+        if (error.status() == 503) {
+            ctx.header("Retry-After", RETRY_AFTER_SECONDS);
+        }
         var body = Jsonp.object().add("schemas", Jsonp.array().add(ScimError.SCHEMA)).add("status", String.valueOf(error.status()));
         if (!error.scimType().isEmpty()) {
             body.add("scimType", error.scimType());

@@ -71,13 +71,18 @@ public final class RedisConnection implements AutoCloseable {
             "WRONGTYPE", "a key under omcp: holds another type than the gateway writes there: another program uses these keys; "
                     + "give the gateway its own database");
 
+    /** The setting that names the shared store, in every message. */
+    static final String SHARED_STORE_SETTING = "OMCP_REDIS_URL";
+
     private final RedisClient client;
     private final String description;
+    private final String setting;
     private final Semaphore permits = new Semaphore(MAX_CONNECTIONS, true);
 
-    private RedisConnection(RedisClient client, String description) {
+    private RedisConnection(RedisClient client, String description, String setting) {
         this.client = client;
         this.description = description;
+        this.setting = setting;
     }
 
     /**
@@ -99,27 +104,38 @@ public final class RedisConnection implements AutoCloseable {
      * @throws IllegalStateException when the server does not answer
      */
     public static RedisConnection connect(String url, Optional<RedisTls> tls) {
+        return connect(url, tls, SHARED_STORE_SETTING);
+    }
+
+    /**
+     * Connects to the server of the URL that {@code setting} holds ({@code OMCP_SCIM_REDIS_URL}), as
+     * {@link #connect(String, Optional)} does; every message names {@code setting}.
+     *
+     * @throws IllegalArgumentException when the URL is not a redis:// or rediss:// URL, or {@code tls} comes with redis://
+     * @throws IllegalStateException when the server does not answer
+     */
+    public static RedisConnection connect(String url, Optional<RedisTls> tls, String setting) {
         URI uri;
         try {
             uri = new URI(url);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("OMCP_REDIS_URL is not a URL; use redis://host:6379 or rediss://host:6380");
+            throw new IllegalArgumentException(setting + " is not a URL; use redis://host:6379 or rediss://host:6380");
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null) {
-            throw new IllegalArgumentException("OMCP_REDIS_URL must be redis://host:port or rediss://host:port (percent-encode"
+            throw new IllegalArgumentException(setting + " must be redis://host:port or rediss://host:port (percent-encode"
                     + " @ : / # ? in a user name or password)");
         }
         if (uri.getPort() == 0 || uri.getPort() > 65535) {
-            throw new IllegalArgumentException("the port of OMCP_REDIS_URL must be from 1 to 65535 (6379 when left out)");
+            throw new IllegalArgumentException("the port of " + setting + " must be from 1 to 65535 (6379 when left out)");
         }
-        int database = database(uri);
+        int database = database(uri, setting);
         if (tls.isPresent() && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException("OMCP_REDIS_URL is not a rediss:// URL, yet TLS settings are set (" + tls.get().settings()
+            throw new IllegalArgumentException(setting + " is not a rediss:// URL, yet TLS settings are set (" + tls.get().settings()
                     + "): use rediss:// for a server that speaks TLS, or unset them");
         }
         if (uri.getPort() < 0) {
-            uri = withDefaultPort(uri);
+            uri = withDefaultPort(uri, setting);
         }
         String description = scheme + "://" + uri.getHost() + ":" + uri.getPort();
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -139,16 +155,16 @@ public final class RedisConnection implements AutoCloseable {
         try {
             client = RedisClient.builder().clientConfig(timeouts).fromURI(uri).poolConfig(pool).build();
         } catch (IllegalArgumentException | JedisException e) {
-            throw new IllegalArgumentException("OMCP_REDIS_URL " + description + " cannot be used ("
+            throw new IllegalArgumentException(setting + " " + description + " cannot be used ("
                     + e.getClass().getSimpleName() + "); use redis://[user:password@]host:port[/database] or rediss://… for TLS");
         }
         try {
             client.ping();
         } catch (JedisException e) {
             client.close();
-            throw new IllegalStateException(startFailure(e, description, database, uri, tls), e);
+            throw new IllegalStateException(startFailure(e, description, database, uri, tls, setting), e);
         }
-        return new RedisConnection(client, description);
+        return new RedisConnection(client, description, setting);
     }
 
     /**
@@ -156,23 +172,24 @@ public final class RedisConnection implements AutoCloseable {
      * take a negative number for 0 and report a word as a bare NumberFormatException; the path is
      * not echoed, as a password with an unencoded {@code /} would continue there.
      */
-    private static int database(URI uri) {
+    private static int database(URI uri, String setting) {
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         if (path.isEmpty() || path.equals("/")) {
             return 0;
         }
         if (!path.matches("/[0-9]{1,9}")) {
-            throw new IllegalArgumentException("the path of OMCP_REDIS_URL must be a database number (redis://host:port/0 to /15 on a"
+            throw new IllegalArgumentException("the path of " + setting + " must be a database number (redis://host:port/0 to /15 on a"
                     + " server with the default 16 databases) or be left out for database 0; percent-encode / in a password");
         }
         return Integer.parseInt(path.substring(1));
     }
 
     /** Why the first command failed, and what to do, for a start refusal; never the URL's credentials. */
-    private static String startFailure(JedisException e, String description, int database, URI uri, Optional<RedisTls> tls) {
-        String server = "the Redis server at " + description + " (OMCP_REDIS_URL)";
+    private static String startFailure(JedisException e, String description, int database, URI uri, Optional<RedisTls> tls,
+            String setting) {
+        String server = "the Redis server at " + description + " (" + setting + ")";
         if (refusedCredentials(e) && uri.getRawUserInfo() == null) {
-            return server + " asks for credentials and the URL has none: put them in OMCP_REDIS_URL as"
+            return server + " asks for credentials and the URL has none: put them in " + setting + " as"
                     + " redis://user:password@host:port (redis://:password@host:port for requirepass)";
         }
         if (refusedCredentials(e)) {
@@ -186,9 +203,14 @@ public final class RedisConnection implements AutoCloseable {
         }
         if (reply.isPresent()) {
             String code = replyCode(reply.get());
-            return server + " refused the connection's set-up (" + code + "): " + REFUSAL_HINTS.getOrDefault(code, "see the server's log");
+            return server + " refused the connection's set-up (" + code + "): " + hint(code, "see the server's log", setting);
         }
         return server + " does not answer: " + causes(e) + (uri.getScheme().equalsIgnoreCase("rediss") ? tlsHint(e, uri, tls) : "");
+    }
+
+    /** What to do about the error reply {@code code}, naming the setting of this connection's URL. */
+    private static String hint(String code, String otherwise, String setting) {
+        return REFUSAL_HINTS.getOrDefault(code, otherwise).replace(SHARED_STORE_SETTING, setting);
     }
 
     private static Optional<JedisDataException> errorReply(Throwable error) {
@@ -213,7 +235,7 @@ public final class RedisConnection implements AutoCloseable {
      * client library refuses a URL without a port. Only the raw (still percent-encoded) parts are
      * copied, so a password's escapes stay as they were.
      */
-    private static URI withDefaultPort(URI uri) {
+    private static URI withDefaultPort(URI uri, String setting) {
         String authority = uri.getRawAuthority();
         StringBuilder text = new StringBuilder(uri.getScheme()).append("://")
                 .append(authority.endsWith(":") ? authority.substring(0, authority.length() - 1) : authority)
@@ -227,7 +249,7 @@ public final class RedisConnection implements AutoCloseable {
         try {
             return new URI(text.toString());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("OMCP_REDIS_URL is not a URL; use redis://host:6379 or rediss://host:6380");
+            throw new IllegalArgumentException(setting + " is not a URL; use redis://host:6379 or rediss://host:6380");
         }
     }
 
@@ -267,7 +289,7 @@ public final class RedisConnection implements AutoCloseable {
     <T> T execute(Function<RedisClient, T> command) {
         try {
             if (!permits.tryAcquire(PERMIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) is saturated: "
+                throw new SharedStateUnavailableException("the shared store " + description + " (" + setting + ") is saturated: "
                         + MAX_CONNECTIONS + " commands have been waiting for its answers for " + PERMIT_WAIT_SECONDS
                         + " s; check the server's latency and load");
             }
@@ -307,20 +329,20 @@ public final class RedisConnection implements AutoCloseable {
      */
     private SharedStateUnavailableException refused(JedisDataException e) {
         String code = replyCode(e);
-        return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) refused the command ("
-                + code + "): " + REFUSAL_HINTS.getOrDefault(code, "see the server's log; another program writing keys under omcp: "
-                        + "causes this too: give the gateway its own database"), e);
+        return new SharedStateUnavailableException("the shared store " + description + " (" + setting + ") refused the command ("
+                + code + "): " + hint(code, "see the server's log; another program writing keys under omcp: "
+                        + "causes this too: give the gateway its own database", setting), e);
     }
 
     /** A key held a value the gateway never writes there (refused, never taken for "no entry"). */
     SharedStateUnavailableException unexpectedValue(String key) {
-        return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) holds a value the gateway "
+        return new SharedStateUnavailableException("the shared store " + description + " (" + setting + ") holds a value the gateway "
                 + "does not write at " + key + ": another program uses the gateway's keys; give the gateway its own database");
     }
 
     private SharedStateUnavailableException unavailable(JedisException e) {
         // the client's messages name the host at most, never the URL's password
-        return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) did not answer ("
+        return new SharedStateUnavailableException("the shared store " + description + " (" + setting + ") did not answer ("
                 + e.getClass().getSimpleName() + "); check that the server is up and reachable", e);
     }
 
@@ -358,6 +380,11 @@ public final class RedisConnection implements AutoCloseable {
      */
     Instant serverTime() {
         return RedisServerTime.parse(execute(c -> c.sendCommand(Protocol.Command.TIME)), description);
+    }
+
+    /** The setting that holds this connection's URL ({@code OMCP_REDIS_URL}, {@code OMCP_SCIM_REDIS_URL}), for messages. */
+    String setting() {
+        return setting;
     }
 
     /** {@code scheme://host:port}, without credentials. */

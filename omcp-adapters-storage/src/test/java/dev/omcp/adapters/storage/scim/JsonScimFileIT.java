@@ -23,11 +23,13 @@ class JsonScimFileIT {
         Path file = dir.resolve("scim.json");
         JsonScimFile store = JsonScimFile.open(file);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(store.load().users()).isEmpty();
+        assertThat(store.read().snapshot().users()).isEmpty();
+        assertThat(store.read().revision()).isZero();
         var user = Jsonp.object().add("id", "u1").add("userName", "bjensen").add("meta", Jsonp.object().add("version", "W/\"1\"")).build();
         var group = Jsonp.object().add("id", "g1").add("displayName", "ops").add("meta", Jsonp.object()).build();
-        store.save(new ScimSnapshot(List.of(user), List.of(group)));
-        ScimSnapshot read = JsonScimFile.open(file).load();
+        assertThat(store.replace(0, new ScimSnapshot(List.of(user), List.of(group)))).isTrue();
+        assertThat(store.read().revision()).isEqualTo(1);
+        ScimSnapshot read = JsonScimFile.open(file).read().snapshot();
         assertThat(read.users()).containsExactly(user);
         assertThat(read.groups()).containsExactly(group);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
@@ -42,12 +44,26 @@ class JsonScimFileIT {
         Path file = dir.resolve("scim.json");
         Files.writeString(file, "{\"users\":[],\"groups\":[]}");
         JsonScimFile old = JsonScimFile.open(file);
-        assertThat(old.load().deleted()).isEmpty();
-        old.save(new ScimSnapshot(List.of(), List.of(), List.of("bjensen", "Olivia")));
+        assertThat(old.read().snapshot().deleted()).isEmpty();
+        old.replace(0, new ScimSnapshot(List.of(), List.of(), List.of("bjensen", "Olivia")));
         assertThat(Files.readString(file)).contains("\"deleted\":[\"bjensen\",\"Olivia\"]");
-        assertThat(JsonScimFile.open(file).load().deleted()).containsExactly("bjensen", "Olivia");
+        assertThat(JsonScimFile.open(file).read().snapshot().deleted()).containsExactly("bjensen", "Olivia");
         Files.writeString(file, "{\"users\":[],\"groups\":[],\"deleted\":[1]}");
         assertThatThrownBy(() -> JsonScimFile.open(file)).isInstanceOf(IOException.class).hasMessageContaining("deleted");
+    }
+
+    @Test
+    void aReplaceOfARevisionNoLongerStored_writesNothing_andSaysSo() throws IOException {
+        Path file = dir.resolve("scim.json");
+        JsonScimFile store = JsonScimFile.open(file);
+        var first = Jsonp.object().add("id", "u1").add("userName", "first").add("meta", Jsonp.object()).build();
+        var stale = Jsonp.object().add("id", "u2").add("userName", "stale").add("meta", Jsonp.object()).build();
+        assertThat(store.replace(0, new ScimSnapshot(List.of(first), List.of()))).isTrue();
+        String written = Files.readString(file);
+        // a writer that read revision 0 lost the race: it must read again, never overwrite
+        assertThat(store.replace(0, new ScimSnapshot(List.of(stale), List.of()))).isFalse();
+        assertThat(Files.readString(file)).isEqualTo(written);
+        assertThat(store.read().snapshot().users()).containsExactly(first);
     }
 
     @Test
