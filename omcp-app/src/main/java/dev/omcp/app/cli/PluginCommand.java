@@ -1,12 +1,13 @@
 package dev.omcp.app.cli;
 
+import dev.omcp.adapters.storage.plugins.BuiltInHub;
 import dev.omcp.adapters.storage.plugins.DirectoryPluginInspector;
 import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
-import dev.omcp.adapters.storage.plugins.StaticConnectorHub;
 import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.app.wiring.HubSelection;
 import dev.omcp.core.plugins.Admission;
 import dev.omcp.core.plugins.BundleInstaller;
 import dev.omcp.core.plugins.InstallChecks;
@@ -50,9 +51,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code omcp plugin list|info|install|remove|verify} (spec 4.6): the hub catalog from
- * {@code HUB_CATALOG_URL} or {@code --from <dir|url>} (air-gapped), verification before anything is
- * written to {@code ${PLUGINS_DIR}/<name>/}, and the verdict on a plugin directory. Exit status 0 on
- * success, 1 on any refusal or error.
+ * {@code --from <dir|url>} (air-gapped), else the one {@code HUB_CATALOG_URL} selects (the built-in hub
+ * when unset, as the gateway's), verification before anything is written to
+ * {@code ${PLUGINS_DIR}/<name>/}, and the verdict on a plugin directory, each trusting what the gateway
+ * trusts. Exit status 0 on success, 1 on any refusal or error.
  */
 @Command(name = "plugin", mixinStandardHelpOptions = true, description = "Browse the connector hub, install, remove and verify connector plugins.",
         subcommands = {PluginCommand.ListCommand.class, PluginCommand.InfoCommand.class, PluginCommand.InstallCommand.class,
@@ -86,25 +88,41 @@ public final class PluginCommand implements Callable<Integer> {
         }
     }
 
-    /** The hub of {@code --from}, else of {@code HUB_CATALOG_URL}. */
+    /** The hub of {@code --from}, else the one {@code HUB_CATALOG_URL} selects. */
     static Optional<ConnectorHub> hub(Optional<String> from, Settings settings, Optional<Path> trustRoot, PrintWriter err) {
-        Optional<String> location = from.or(() -> settings.plugins().hubCatalog());
-        if (location.isEmpty()) {
-            err.println("omcp: no hub catalog: pass --from <dir|url> or set HUB_CATALOG_URL");
-            return Optional.empty();
-        }
+        return hub(from, settings, trustRoot, HubSelection.builtInHub(), err);
+    }
+
+    /**
+     * @param trustRoot what a hub of the operator's verifies tarballs against; the built-in hub verifies against the jar's key
+     * @param builtIn the jar's built-in hub, or why it has none
+     */
+    static Optional<ConnectorHub> hub(Optional<String> from, Settings settings, Optional<Path> trustRoot, BuiltInHub.Lookup builtIn,
+            PrintWriter err) {
         Optional<String> fromProblem = from.flatMap(PluginCommand::fromProblem);
         if (fromProblem.isPresent()) {
             err.println("omcp: --from " + fromProblem.get());
             return Optional.empty();
         }
+        Settings.HubSource source = from.<Settings.HubSource>map(Settings.HubSource.At::new).orElse(settings.plugins().hub());
         try {
             // with the revocation list, as the gateway's hub: a tarball signed by a revoked key is refused before it is unpacked
-            return Optional.of(StaticConnectorHub.at(location.get(), trustRoot, settings.plugins().revokedKeys()));
+            return switch (HubSelection.select(source, trustRoot, settings.plugins().revokedKeys(), builtIn)) {
+                case HubSelection.Selected.Open open -> Optional.of(open.hub());
+                case HubSelection.Selected.None none -> {
+                    err.println("omcp: no hub catalog: " + none.reason() + ", or pass --from <dir|url>");
+                    yield Optional.empty();
+                }
+            };
         } catch (IllegalArgumentException e) {
             err.println("omcp: " + e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /** Where the catalog was read from, as {@code list} says it: the built-in hub by that name. */
+    static String sourceShown(String source) {
+        return BuiltInHub.SOURCE.equals(source) ? "the built-in hub" : source;
     }
 
     /**
@@ -199,7 +217,8 @@ public final class PluginCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--from", paramLabel = "<dir|url>", description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL.")
+        @Option(names = "--from", paramLabel = "<dir|url>",
+                description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL (unset: the built-in hub).")
         Optional<String> from;
 
         @Override
@@ -207,14 +226,14 @@ public final class PluginCommand implements Callable<Integer> {
             return withCatalog(spec, from, (settings, catalog, out, err) -> {
                 // the gateway's trust: while verification is on, an installed manifest is listed only once its signature verified
                 FilesystemPluginStore store = new FilesystemPluginStore(settings.plugins().directory(), settings.plugins().trustRoot(),
-                        settings.plugins().revokedKeys(), settings.plugins().signaturesDemanded());
+                        settings.plugins().revokedKeys(), settings.plugins().signaturesDemanded(), HubSelection.builtInHub().found());
                 HubListing listing = HubListings.fromScan(catalog, store.scan(List.of()).candidates());
                 out.printf("%-20s %-16s %-16s %s%n", "NAME", "LATEST", "INSTALLED", "DESCRIPTION");
                 for (HubListing.Item item : listing.entries()) {
                     out.printf("%-20s %-16s %-16s %s%n", item.entry().name(), shown(item.entry().latest()),
                             item.installedVersion().orElse("-"), shown(item.entry().description()));
                 }
-                out.println(listing.entries().size() + " connectors in " + listing.source());
+                out.println(listing.entries().size() + " connectors in " + sourceShown(listing.source()));
                 return 0;
             });
         }
@@ -229,7 +248,8 @@ public final class PluginCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "<name>", description = "The connector name, for example tempo.")
         String name;
 
-        @Option(names = "--from", paramLabel = "<dir|url>", description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL.")
+        @Option(names = "--from", paramLabel = "<dir|url>",
+                description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL (unset: the built-in hub).")
         Optional<String> from;
 
         @Override
@@ -278,7 +298,8 @@ public final class PluginCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "<name>[@<version>]", description = "The connector, for example tempo or tempo@1.2.0.")
         String target;
 
-        @Option(names = "--from", paramLabel = "<dir|url>", description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL.")
+        @Option(names = "--from", paramLabel = "<dir|url>",
+                description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL (unset: the built-in hub).")
         Optional<String> from;
 
         @Option(names = "--trust-root", paramLabel = "<pem>", description = "The PEM public key to verify with instead of PLUGIN_TRUST_ROOT.")
@@ -314,8 +335,9 @@ public final class PluginCommand implements Callable<Integer> {
             String name = at < 0 ? target : target.substring(0, at);
             Optional<String> version = at < 0 ? Optional.empty() : Optional.of(target.substring(at + 1));
             Path directory = settings.plugins().directory();
+            // the gateway's trust: a plugin of the built-in hub verifies against the jar's key, as it will when the gateway loads it
             FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.plugins().revokedKeys(),
-                    settings.plugins().signaturesDemanded());
+                    settings.plugins().signaturesDemanded(), HubSelection.builtInHub().found());
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
             InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none(),
                     allowDowngrade ? DowngradePolicy.ALLOW : DowngradePolicy.REFUSE);
@@ -385,8 +407,10 @@ public final class PluginCommand implements Callable<Integer> {
                 out.println("verdict: REFUSED (nothing to verify the signature against)");
                 return 1;
             }
-            PluginInspector inspector = new DirectoryPluginInspector();
-            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get(), settings.plugins().revokedKeys());
+            DirectoryPluginInspector inspector = new DirectoryPluginInspector();
+            // as the gateway checks it: the key of the jar's built-in hub verifies the plugins installed from it
+            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get(), settings.plugins().revokedKeys(),
+                    HubSelection.builtInHub().found());
             PluginCandidate candidate = inspection.candidate();
             out.println("plugin: " + candidate.name() + candidate.manifest().map(m -> " " + m.version()).orElse("") + " in " + candidate.location());
             // name where the key came from: the shared reason names PLUGIN_TRUST_ROOT, which is wrong after --trust-root

@@ -3,6 +3,7 @@ package dev.omcp.app.cli;
 import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.app.wiring.HubSelection;
 import dev.omcp.core.plugins.PluginRemoval;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.RemoveOutcome;
@@ -50,7 +51,7 @@ final class PluginRemoveCommand implements Callable<Integer> {
         Path directory = settings.plugins().directory();
         // the gateway's trust: while verification is on, the installed manifest is read (for its version) only once its signature verified
         FilesystemPluginStore store = new FilesystemPluginStore(directory, settings.plugins().trustRoot(), settings.plugins().revokedKeys(),
-                settings.plugins().signaturesDemanded());
+                settings.plugins().signaturesDemanded(), HubSelection.builtInHub().found());
         PluginRemoval removal = new PluginRemoval(store, GatewayAssembly.builtinConnectorNames());
         RemoveOutcome outcome = removal.remove(name, force, new PluginRemoval.Checks() {
             /** Read at the first question only, then kept: a missing sources file's warning came once per question. */

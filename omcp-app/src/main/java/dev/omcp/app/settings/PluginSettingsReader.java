@@ -24,8 +24,7 @@ final class PluginSettingsReader {
         Optional<Path> revokedKeys = environment.file(Variables.PLUGIN_REVOKED_KEYS);
         boolean strict = environment.flag(Variables.PLUGIN_REQUIRE_SIGNATURE);
         boolean uiInstall = environment.flag(Variables.ENABLE_UI_INSTALL);
-        Optional<String> hub = environment.raw(Variables.HUB_CATALOG_URL);
-        hub.ifPresent(location -> checkHub(environment, location));
+        Settings.HubSource hub = hubSource(environment);
         Optional<String> written = environment.raw(Variables.HOOK_MODE);
         Optional<String> hookMode = written.map(mode -> mode.toLowerCase(Locale.ROOT));
         if (hookMode.isPresent() && !List.of("enforce", "permissive", "disabled").contains(hookMode.get())) {
@@ -62,6 +61,27 @@ final class PluginSettingsReader {
         }
     }
 
+    /**
+     * {@code HUB_CATALOG_URL}: unset or {@code builtin} is the built-in hub (spec 5.8's default), one of
+     * {@link #HUB_OFF_WORDS} turns the hub off, anything else must name a hub.
+     */
+    private static Settings.HubSource hubSource(Environment environment) {
+        Optional<String> written = environment.raw(Variables.HUB_CATALOG_URL);
+        if (written.isEmpty() || HUB_BUILT_IN_WORDS.contains(written.get().toLowerCase(Locale.ROOT))) {
+            return new Settings.HubSource.BuiltIn();
+        }
+        if (HUB_OFF_WORDS.contains(written.get().toLowerCase(Locale.ROOT))) {
+            return new Settings.HubSource.Off(written.get());
+        }
+        checkHub(environment, written.get());
+        return new Settings.HubSource.At(written.get());
+    }
+
+    /** The values of {@code HUB_CATALOG_URL} that turn the hub off, compared in lower case. */
+    static final List<String> HUB_OFF_WORDS = List.of("off", "none", "disabled");
+    /** The values of {@code HUB_CATALOG_URL} that name the built-in hub, as leaving it unset does. */
+    static final List<String> HUB_BUILT_IN_WORDS = List.of("builtin", "built-in");
+
     private static void checkHub(Environment environment, String location) {
         if (location.startsWith("http://") || location.startsWith("https://") || location.startsWith("file:")) {
             try {
@@ -75,8 +95,8 @@ final class PluginSettingsReader {
             return;
         }
         if (!location.startsWith("/")) {
-            environment.problem(Variables.HUB_CATALOG_URL, "must be an http(s) URL, a file: URL or an absolute directory"
-                    + HttpUrls.shown(location));
+            environment.problem(Variables.HUB_CATALOG_URL, "must be an http(s) URL, a file: URL or an absolute directory "
+                    + "(or builtin, the default, or off)" + HttpUrls.shown(location));
         }
     }
 }

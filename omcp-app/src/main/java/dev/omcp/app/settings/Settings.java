@@ -335,6 +335,34 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
     /** Logging settings. */
     public record Logging(String level, String format) {}
 
+    /** Where the connector hub's catalog is read from ({@code HUB_CATALOG_URL}, spec 5.8). */
+    public sealed interface HubSource {
+        /** Unset, or {@code builtin}: the hub the launcher jar carries, read with no network. */
+        record BuiltIn() implements HubSource {}
+
+        /**
+         * {@code off}, {@code none} or {@code disabled} (any case): no hub at all.
+         *
+         * @param written the value as the operator wrote it, for messages
+         */
+        record Off(String written) implements HubSource {
+            public Off {
+                Objects.requireNonNull(written, "written");
+            }
+        }
+
+        /**
+         * A hub of the operator's: an http(s) URL, a {@code file:} URL or an absolute directory.
+         *
+         * @param location the value as written
+         */
+        record At(String location) implements HubSource {
+            public At {
+                Objects.requireNonNull(location, "location");
+            }
+        }
+    }
+
     /**
      * Plugin settings (spec 5.8, 6.1).
      *
@@ -346,7 +374,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param revokedKeys {@code OMCP_PLUGIN_REVOKED_KEYS}: the key revocation list, empty when unset
      * @param requireSignature {@code PLUGIN_REQUIRE_SIGNATURE} (strict mode)
      * @param uiInstall {@code ENABLE_UI_INSTALL}
-     * @param hubCatalog {@code HUB_CATALOG_URL}, empty when unset
+     * @param hub {@code HUB_CATALOG_URL}: where the hub catalog is read from, the built-in hub when unset
      * @param hookMode {@code OMCP_HOOK_MODE} ({@code enforce}, {@code permissive} or {@code disabled}),
      *     empty when each hook keeps its own mode
      * @param sourcesFile {@code CONFIG_PATH}, whose {@code plugins:} block pins plugin versions
@@ -359,13 +387,13 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
             Optional<Path> revokedKeys,
             boolean requireSignature,
             boolean uiInstall,
-            Optional<String> hubCatalog,
+            HubSource hub,
             Optional<String> hookMode) {
         public Plugins {
             Objects.requireNonNull(directory, "directory");
             Objects.requireNonNull(trustRoot, "trustRoot");
             Objects.requireNonNull(revokedKeys, "revokedKeys");
-            Objects.requireNonNull(hubCatalog, "hubCatalog");
+            Objects.requireNonNull(hub, "hub");
             Objects.requireNonNull(hookMode, "hookMode");
         }
 

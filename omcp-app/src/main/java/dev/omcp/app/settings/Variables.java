@@ -137,8 +137,9 @@ public final class Variables {
             "Strict mode: an unverifiable plugin or a missing trust root stops the start (true, 1, yes, on).", false);
     public static final Variable ENABLE_UI_INSTALL = new Variable("ENABLE_UI_INSTALL", List.of(), "false",
             "Allow installing and uploading connectors through the management API (true to enable).", false);
-    public static final Variable HUB_CATALOG_URL = new Variable("HUB_CATALOG_URL", List.of(), "",
-            "Connector hub catalog: an http(s) URL, a file: URL or an absolute directory; unset means no hub.", false);
+    public static final Variable HUB_CATALOG_URL = new Variable("HUB_CATALOG_URL", List.of(), "builtin",
+            "Connector hub catalog: builtin (the hub inside the jar), an http(s) URL, a file: URL or an absolute directory; off, none "
+                    + "or disabled turn the hub off.", false);
     public static final Variable HOOK_MODE = new Variable("OMCP_HOOK_MODE", List.of(), "",
             "Failure mode of every plugin hook (enforce, permissive, disabled), overriding each hook's own mode.", false);
 

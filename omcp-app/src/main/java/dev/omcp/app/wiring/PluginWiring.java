@@ -1,7 +1,7 @@
 package dev.omcp.app.wiring;
 
+import dev.omcp.adapters.storage.plugins.BuiltInHub;
 import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
-import dev.omcp.adapters.storage.plugins.StaticConnectorHub;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.hooks.HookMode;
 import dev.omcp.core.hooks.HookRegistry;
@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * @param hooks the hooks of loaded plugins, changed in place by installs
  * @param hookMode {@code OMCP_HOOK_MODE}, when set
  * @param store the plugins directory and trust root
- * @param hub the hub catalog, when {@code HUB_CATALOG_URL} is set
+ * @param hub the hub catalog {@code HUB_CATALOG_URL} selects: the built-in hub when unset; when there is
+ *     none, an {@link UnavailableHub} saying why
  * @param uiInstall {@code ENABLE_UI_INSTALL}
  */
 record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode> hookMode, FilesystemPluginStore store,
@@ -46,17 +47,44 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      * @param pins the {@code plugins:} block of the sources file
      */
     static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
+        return start(settings, builtins, pins, version, HubSelection.builtInHub());
+    }
+
+    /**
+     * @param builtInHub the jar's built-in hub, or why it holds none: its key verifies the plugins installed
+     *     from it wherever {@code PLUGIN_TRUST_ROOT} is usable, whichever hub {@code HUB_CATALOG_URL} selects
+     */
+    static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version,
+            BuiltInHub.Lookup builtInHub) {
         missingDirectoryNote(settings).ifPresent(LOG::info);
         FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot(), settings.revokedKeys(),
-                settings.signaturesDemanded());
+                settings.signaturesDemanded(), builtInHub.found());
         // before the first scan: an upgrade the last run died in must not leave its plugin missing
         store.recoverInterruptedInstalls();
         HookRegistry hooks = new HookRegistry();
         Optional<HookMode> hookMode = settings.hookMode().flatMap(HookMode::fromWireName);
         PluginCatalog catalog = PluginCatalog.start(builtins, store, pins,
                 new VerificationPolicy(settings.verify(), settings.requireSignature()), serverVersion(version), hooks, hookMode);
-        Optional<ConnectorHub> hub = settings.hubCatalog().map(location -> StaticConnectorHub.at(location, settings.trustRoot(), settings.revokedKeys()));
-        return new PluginWiring(catalog, hooks, hookMode, store, hub, settings.uiInstall());
+        ConnectorHub hub = switch (HubSelection.select(settings.hub(), settings.trustRoot(), settings.revokedKeys(), builtInHub)) {
+            case HubSelection.Selected.Open open -> open.hub();
+            case HubSelection.Selected.None none -> new UnavailableHub(none.reason());
+        };
+        hubNote(settings.hub(), builtInHub);
+        return new PluginWiring(catalog, hooks, hookMode, store, Optional.of(hub), settings.uiInstall());
+    }
+
+    /** One line on the built-in hub: which key it trusts, or, when it was to be used, that the jar lacks it. */
+    private static void hubNote(Settings.HubSource source, BuiltInHub.Lookup builtInHub) {
+        if (!(source instanceof Settings.HubSource.BuiltIn)) {
+            return;
+        }
+        switch (builtInHub) {
+            case BuiltInHub.Lookup.Found found -> LOG.info("event=hub-catalog source={} key=\"{}\"", BuiltInHub.SOURCE,
+                    LogField.of(found.hub().keyDescription()));
+            case BuiltInHub.Lookup.Missing missing -> LOG.warn("event=builtin-hub-missing reason=\"{}\" effect=\"GET /api/hub/catalog "
+                    + "answers 502 and nothing installs from a hub\" fix=\"rebuild the jar with mvn package (its test phase signs the "
+                    + "reference connectors), or set HUB_CATALOG_URL\"", LogField.of(missing.reason()));
+        }
     }
 
     /**

@@ -191,10 +191,51 @@ class PluginCliSystemTest {
         Run noTrust = run(Map.of(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
         assertThat(noTrust.exit()).isEqualTo(1);
         assertThat(noTrust.err()).contains("PLUGIN_TRUST_ROOT is not set");
-        Run noHub = run(withTrustRoot(), "plugin", "install", "tempo");
+        Map<String, String> hubOff = new HashMap<>(withTrustRoot());
+        hubOff.put("HUB_CATALOG_URL", "off");
+        Run noHub = run(hubOff, "plugin", "install", "tempo");
         assertThat(noHub.exit()).isEqualTo(1);
-        assertThat(noHub.err()).contains("pass --from <dir|url> or set HUB_CATALOG_URL");
+        assertThat(noHub.err()).contains("omcp: no hub catalog: the connector hub is off (HUB_CATALOG_URL=off)")
+                .contains("or pass --from <dir|url>");
         assertThat(plugins).doesNotExist();
+    }
+
+    /**
+     * spec 1.5, 5.8: without --from or HUB_CATALOG_URL the commands read the hub the jar carries, offline. Its
+     * tarballs verify against the jar's key, so a trust root holding only the operator's own key is enough,
+     * and the gateway (and verify) then load the plugin as the jar's key vouches for it.
+     */
+    @Test
+    void spec5_8_withoutFromOrHubCatalogUrl_listInfoAndInstallUseTheBuiltInHub_andARestartLoadsIt() throws Exception {
+        Path ownKey = Files.writeString(tmp.resolve("operator.pem"),
+                dev.omcp.testkit.packaging.PluginPackager.publicKeyPem(TestPlugins.newKey().getPublic()));
+        Map<String, String> operator = Map.of("PLUGIN_TRUST_ROOT", ownKey.toString());
+
+        Run list = run(operator, "plugin", "list");
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).contains("tempo", "zipkin", "2 connectors in the built-in hub");
+        Run info = run(operator, "plugin", "info", "zipkin");
+        assertThat(info.exit()).as(info.err()).isZero();
+        assertThat(info.out()).contains("capabilities: listServices, queryTraces, topology");
+
+        Run install = run(operator, "plugin", "install", "tempo");
+        assertThat(install.exit()).as(install.err()).isZero();
+        assertThat(install.out()).contains("installed tempo 0.1.0-SNAPSHOT into " + plugins.resolve("tempo"));
+
+        Run verify = run(operator, "plugin", "verify", plugins.resolve("tempo").toString());
+        assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).contains("(the built-in hub's)").contains("signature: ok").contains("verdict: OK");
+        JsonNode connectors = serveAndListConnectors(operator);
+        assertThat(connectors).hasSize(1);
+        assertThat(connectors.get(0).path("name").asText()).isEqualTo("tempo");
+        assertThat(connectors.get(0).path("state").asText()).isEqualTo("loaded");
+
+        // an operator's hub verifies against PLUGIN_TRUST_ROOT alone: the same tarballs from the testkit's hub are refused
+        Run fromOperatorsHub = run(operator, "plugin", "install", "zipkin", "--from", TestPlugins.hub().toString());
+        assertThat(fromOperatorsHub.exit()).isEqualTo(1);
+        assertThat(fromOperatorsHub.err()).contains("install refused (verification failed)")
+                .contains("does not verify against the trust root");
+        assertThat(plugins.resolve("zipkin")).doesNotExist();
     }
 
     @Test

@@ -29,7 +29,7 @@ class PluginSettingsTest {
         assertThat(plugins.trustRoot()).isEmpty();
         assertThat(plugins.requireSignature()).isFalse();
         assertThat(plugins.uiInstall()).isFalse();
-        assertThat(plugins.hubCatalog()).isEmpty();
+        assertThat(plugins.hub()).as("spec 5.8: HUB_CATALOG_URL defaults to the built-in hub").isEqualTo(new Settings.HubSource.BuiltIn());
         assertThat(plugins.hookMode()).isEmpty();
     }
 
@@ -98,13 +98,39 @@ class PluginSettingsTest {
     }
 
     @Test
-    void hubCatalogUrl_isAnHttpUrlAFileUrlOrAnAbsoluteDirectory() throws Exception {
-        assertThat(read(Map.of("HUB_CATALOG_URL", "https://hub.example.com/catalog/")).hubCatalog()).contains("https://hub.example.com/catalog/");
-        assertThat(read(Map.of("HUB_CATALOG_URL", "/srv/hub")).hubCatalog()).contains("/srv/hub");
-        assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "hub.example.com"))).hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL");
+    void hubCatalogUrl_isAnHttpUrlAFileUrlOrAnAbsoluteDirectory_overridingTheBuiltInHub() throws Exception {
+        assertThat(read(Map.of("HUB_CATALOG_URL", "https://hub.example.com/catalog/")).hub())
+                .isEqualTo(new Settings.HubSource.At("https://hub.example.com/catalog/"));
+        assertThat(read(Map.of("HUB_CATALOG_URL", "/srv/hub")).hub()).isEqualTo(new Settings.HubSource.At("/srv/hub"));
+        assertThat(read(Map.of("HUB_CATALOG_URL", "file:///srv/hub/index.json")).hub())
+                .isEqualTo(new Settings.HubSource.At("file:///srv/hub/index.json"));
+        assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "hub.example.com")))
+                .hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL").hasMessageContaining("(or builtin, the default, or off)");
         assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "https:///nohost"))).hasMessageContaining("must name a host");
         assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "ftp://reader:hub-pass-123@hub.example.com/")))
                 .hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL").hasMessageNotContaining("hub-pass-123");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"off", "OFF", "none", "None", "disabled", "DISABLED", " off "})
+    void hubCatalogUrl_theseTurnTheHubOff_keepingTheValueAsWritten(String value) throws Exception {
+        assertThat(read(Map.of("HUB_CATALOG_URL", value)).hub()).isEqualTo(new Settings.HubSource.Off(value.trim()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"builtin", "BuiltIn", "built-in", ""})
+    void hubCatalogUrl_builtinOrBlank_isTheBuiltInHub_asUnset(String value) throws Exception {
+        assertThat(read(Map.of("HUB_CATALOG_URL", value)).hub()).isEqualTo(new Settings.HubSource.BuiltIn());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"of", "no", "false", "disable", "offline"})
+    void hubCatalogUrl_aWordThatIsNeitherOffNorAHub_refusesTheStart(String value) {
+        // "no" or "false" may have meant off, but only the documented words turn the hub off; nothing is guessed
+        assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", value))).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL, a file: URL or an absolute directory")
+                .hasMessageContaining("(or builtin, the default, or off)")
+                .hasMessageContaining("got '" + value + "'");
     }
 
     @Test

@@ -58,7 +58,8 @@ public final class ConnectorManagement implements ManageConnectors {
     private final Duration installWait;
 
     /**
-     * @param hub the hub catalog; empty when none is configured ({@code HUB_CATALOG_URL} unset)
+     * @param hub the hub catalog; empty when there is none (the launcher passes a hub that says why instead:
+     *     {@code HUB_CATALOG_URL=off}, or a jar without its built-in hub)
      * @param installEnabled {@code ENABLE_UI_INSTALL}
      * @param users the sources, which a removal must not leave without their connector unasked
      */

@@ -21,8 +21,16 @@ public final class DirectoryPluginInspector implements PluginInspector {
 
     @Override
     public Inspection inspect(Path directory, Path trustRootPem, Optional<Path> revokedKeys) {
+        return inspect(directory, trustRootPem, revokedKeys, Optional.empty());
+    }
+
+    /**
+     * Checks as a gateway whose jar holds {@code builtInHub} does: its key verifies signatures too
+     * ({@link FilesystemPluginStore}), so {@code omcp plugin verify} says the same of a plugin installed from it.
+     */
+    public Inspection inspect(Path directory, Path trustRootPem, Optional<Path> revokedKeys, Optional<BuiltInHub> builtInHub) {
         Path root = directory.toAbsolutePath().normalize();
-        TrustRootKeys trust = TrustRootKeys.load(Optional.of(trustRootPem), revokedKeys);
+        TrustRootKeys trust = TrustRootKeys.load(Optional.of(trustRootPem), revokedKeys, builtInHub.map(BuiltInHub::keys));
         // verify's verdict is whether the plugin loads where signatures are demanded: its manifest is read only once signed
         PluginCandidate candidate = check.check(root, root.toString(), ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, ManifestTrust.SIGNED)
                 .map(PluginDirectoryCheck.Checked::candidate)

@@ -85,6 +85,19 @@ public final class FilesystemPluginStore implements PluginStore {
         this(directory, trustRootPem, revokedKeys, signaturesDemanded, Durability.DISK);
     }
 
+    /**
+     * A store that also verifies signatures against the key of the launcher jar's built-in hub, so the
+     * plugins installed from that hub load: only while {@code trustRootPem} gives a usable trust root
+     * (without one nothing is verified, as spec 3.5 says), and without the keys {@code revokedKeys} revokes.
+     *
+     * @param builtInHub the built-in hub, when the jar holds it
+     */
+    public FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
+            Optional<BuiltInHub> builtInHub) {
+        this(directory, TrustRootKeys.load(trustRootPem, revokedKeys, builtInHub.map(BuiltInHub::keys)), signaturesDemanded,
+                Durability.DISK, FilesystemStagedBundle::move, PluginLoadDeadline.DEFAULT);
+    }
+
     FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
             Durability durability) {
         this(directory, trustRootPem, revokedKeys, signaturesDemanded, durability, FilesystemStagedBundle::move);
@@ -99,12 +112,17 @@ public final class FilesystemPluginStore implements PluginStore {
     /** @param loadDeadline how long a plugin's code may take to load ({@link PluginLoadDeadline}); a seam so tests wait less */
     FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
             Durability durability, PluginRemover.Move move, Duration loadDeadline) {
+        this(directory, TrustRootKeys.load(trustRootPem, revokedKeys), signaturesDemanded, durability, move, loadDeadline);
+    }
+
+    private FilesystemPluginStore(Path directory, TrustRootKeys trust, boolean signaturesDemanded, Durability durability,
+            PluginRemover.Move move, Duration loadDeadline) {
         this.move = move;
         this.loadDeadline = new PluginLoadDeadline(loadDeadline);
         this.manifestTrust = ManifestTrust.of(signaturesDemanded);
         this.durability = durability;
         this.directory = directory.toAbsolutePath().normalize();
-        this.trust = TrustRootKeys.load(trustRootPem, revokedKeys);
+        this.trust = trust;
         this.check = new PluginDirectoryCheck(new ManifestSchema());
         this.gateway = FilesystemPluginStore.class.getClassLoader();
         if (trust.state().state() == TrustRoot.State.INVALID) {

@@ -43,15 +43,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A connector hub: a static catalog (spec 2.18) read from a URL ({@code HUB_CATALOG_URL}) or from a
- * local directory ({@code omcp plugin ... --from <dir>}, air-gapped).
+ * A connector hub: a static catalog (spec 2.18) read from a URL ({@code HUB_CATALOG_URL}), from a
+ * local directory ({@code omcp plugin ... --from <dir>}, air-gapped), or from the launcher jar (the
+ * {@linkplain BuiltInHub built-in hub}); {@link HubFiles} is where its files are read from.
  *
  * <p>Layout: {@code index.json} lists the connectors, each pointing to its own catalog file
  * ({@code connectors/<name>.json}) whose {@code versions} carry the manifest, {@code tarballUrl},
  * {@code signatureUrl}, {@code integrity} (SHA-256 of the tarball) and {@code changelog}. Relative
- * URLs resolve against the file that holds them; a local hub never reads outside its directory and a
- * remote hub only over http(s). A tarball is checked against its integrity and its detached
- * signature before anyone unpacks it.
+ * URLs resolve against the file that holds them; a local hub never reads outside its directory, the
+ * built-in hub outside its resources, and a remote hub only over http(s). A tarball is checked against
+ * its integrity and its detached signature before anyone unpacks it.
  *
  * <p>The catalog is not trusted until a tarball verifies, so it must not make the gateway a probe of
  * other hosts: a remote hub reads only from the origin (scheme, host, port) of its configured URL,
@@ -99,30 +100,28 @@ public final class StaticConnectorHub implements ConnectorHub {
     /** One read of the catalog, with the resolved tarball and signature URLs of each {@code name@version}. */
     private record Snapshot(HubCatalog catalog, Map<String, URI[]> uris, Instant readAt) {}
 
-    private final URI index;
-    private final Optional<Path> localRoot;
+    private final HubFiles files;
+    /** {@link HubFiles#source()}, kept for the many messages that name it. */
     private final String source;
     private final TrustRootKeys trust;
     private final Timeouts timeouts;
     private final ManifestSchema schema = new ManifestSchema();
-    private final HttpClient http;
     private final CatalogReads reads;
     private volatile Snapshot current;
     /** The read under way, which every caller that asks meanwhile waits for; null when none is. */
     private final AtomicReference<CompletableFuture<Snapshot>> reading = new AtomicReference<>();
 
-    private StaticConnectorHub(URI index, Optional<Path> localRoot, String source, TrustRootKeys trust, Timeouts timeouts,
-            CatalogReads reads) {
+    private StaticConnectorHub(HubFiles files, TrustRootKeys trust, Timeouts timeouts, CatalogReads reads) {
         this.reads = reads;
-        this.index = index;
-        this.localRoot = localRoot;
-        this.source = source;
+        this.files = files;
+        this.source = files.source();
         this.trust = trust;
         this.timeouts = timeouts;
-        this.http = localRoot.isPresent() ? null : HttpClient.newBuilder()
-                .connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+    }
+
+    /** A hub whose files {@code files} reads and whose tarball signatures verify against {@code trust}: the built-in hub's. */
+    static StaticConnectorHub of(HubFiles files, TrustRootKeys trust) {
+        return new StaticConnectorHub(files, trust, Timeouts.DEFAULT, CatalogReads.DEFAULT);
     }
 
     /**
@@ -166,18 +165,12 @@ public final class StaticConnectorHub implements ConnectorHub {
             }
             URI indexUri = uri.getPath() != null && uri.getPath().endsWith(".json") ? uri
                     : URI.create(uri.toString().endsWith("/") ? uri.toString() : uri + "/").resolve("index.json");
-            return new StaticConnectorHub(indexUri, Optional.empty(), display(indexUri), trust, timeouts, reads);
+            return new StaticConnectorHub(new RemoteFiles(indexUri), trust, timeouts, reads);
         }
         Path path = trimmed.startsWith("file:") ? Path.of(URI.create(trimmed)) : Path.of(trimmed);
         path = path.toAbsolutePath().normalize();
         Path indexFile = Files.isDirectory(path) ? path.resolve("index.json") : path;
-        return new StaticConnectorHub(indexFile.toUri(), Optional.of(indexFile.getParent()), indexFile.getParent().toString(), trust,
-                timeouts, reads);
-    }
-
-    /** A URL without user info, query or fragment: safe for messages. */
-    private static String display(URI uri) {
-        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + (uri.getPath() == null ? "" : uri.getPath());
+        return new StaticConnectorHub(new DirectoryHubFiles(indexFile), trust, timeouts, reads);
     }
 
     @Override
@@ -236,7 +229,7 @@ public final class StaticConnectorHub implements ConnectorHub {
         Instant startedAt = reads.clock().instant();
         long[] total = {0};
         Map<String, URI[]> uris = new HashMap<>();
-        JsonNode indexNode = json(index, "the hub index", total);
+        JsonNode indexNode = json(files.index(), "the hub index", total);
         if (indexNode.path("connectors").size() > PluginLimits.MAX_HUB_INDEX_ENTRIES) {
             throw new HubUnavailableException("the hub index " + source + " lists " + indexNode.path("connectors").size()
                     + " connectors, more than the " + PluginLimits.MAX_HUB_INDEX_ENTRIES + " a hub may list; split the hub or point "
@@ -256,7 +249,7 @@ public final class StaticConnectorHub implements ConnectorHub {
                         + "digits, '.', '_' and '-', at most 64\"", LogField.of(source), LogField.of(name, MAX_QUOTED));
                 continue;
             }
-            URI entryUri = resolve(index, ref);
+            URI entryUri = resolve(files.index(), ref);
             JsonNode entryNode = json(entryUri, "the catalog file of '" + name + "'", total);
             entry(name, entryUri, entryNode, uris).ifPresent(entries::add);
         }
@@ -335,13 +328,13 @@ public final class StaticConnectorHub implements ConnectorHub {
         if (uris == null) {
             throw new HubUnavailableException("the hub catalog no longer lists " + key);
         }
-        byte[] tarball = fetch(uris[0], PluginLimits.MAX_BUNDLE_BYTES, "the tarball of " + key, timeouts.tarball());
+        byte[] tarball = files.read(uris[0], PluginLimits.MAX_BUNDLE_BYTES, "the tarball of " + key, timeouts.tarball());
         String actual = PluginFiles.integrity(tarball);
         if (!MessageDigest.isEqual(actual.getBytes(StandardCharsets.US_ASCII), release.integrity().getBytes(StandardCharsets.US_ASCII))) {
             throw new BundleRejectedException("the tarball of " + key + " does not match the catalog's integrity (catalog "
                     + release.integrity() + ", downloaded " + actual + ")");
         }
-        byte[] signature = fetch(uris[1], PluginLimits.MAX_SIGNATURE_BYTES, "the tarball signature of " + key, timeouts.file());
+        byte[] signature = files.read(uris[1], PluginLimits.MAX_SIGNATURE_BYTES, "the tarball signature of " + key, timeouts.file());
         Optional<String> problem = trust.verify(tarball, signature);
         if (problem.isPresent()) {
             throw new BundleRejectedException("the tarball of " + key + ": " + problem.get());
@@ -358,47 +351,12 @@ public final class StaticConnectorHub implements ConnectorHub {
         } catch (URISyntaxException | IllegalArgumentException e) {
             throw new HubUnavailableException("the hub catalog has an invalid URL '" + shown + "'");
         }
-        if (localRoot.isPresent()) {
-            if (!"file".equals(target.getScheme())) {
-                throw new HubUnavailableException("the local hub refers to '" + shown + "' outside its directory");
-            }
-            Path path;
-            try {
-                path = Path.of(target).normalize();
-            } catch (IllegalArgumentException e) {
-                // a file: URL with a host, a query or a fragment names no file of the hub's directory
-                throw new HubUnavailableException("the local hub refers to '" + shown + "', which is no file of its directory; "
-                        + "write it as a path relative to the file that holds it");
-            }
-            if (!path.startsWith(localRoot.get())) {
-                throw new HubUnavailableException("the local hub refers to '" + shown + "' outside its directory");
-            }
-            return target;
-        }
-        if (!"https".equals(target.getScheme()) && !"http".equals(target.getScheme())) {
-            throw new HubUnavailableException("the hub catalog refers to '" + shown + "', which is not an http(s) URL");
-        }
-        if (!sameOrigin(target, index)) {
-            throw new HubUnavailableException("the hub catalog refers to " + BackendText.quoted(display(target), MAX_QUOTED)
-                    + ", which is not on the hub's own origin "
-                    + origin(index) + "; a hub must serve its catalog files and tarballs itself, with URLs relative to them");
-        }
-        return target;
-    }
-
-    private static boolean sameOrigin(URI a, URI b) {
-        return origin(a).equals(origin(b));
-    }
-
-    private static String origin(URI uri) {
-        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        int port = uri.getPort() >= 0 ? uri.getPort() : "https".equals(scheme) ? 443 : 80;
-        return scheme + "://" + (uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT)) + ":" + port;
+        return files.confine(target, shown);
     }
 
     /** @param total the bytes the catalog's files read so far hold together, this one's added */
     private JsonNode json(URI uri, String what, long[] total) throws HubUnavailableException {
-        byte[] bytes = fetch(uri, PluginLimits.MAX_CATALOG_BYTES, what, timeouts.file());
+        byte[] bytes = files.read(uri, PluginLimits.MAX_CATALOG_BYTES, what, timeouts.file());
         total[0] += bytes.length;
         if (total[0] > reads.maxTotalBytes()) {
             throw new HubUnavailableException("the hub catalog " + source + " is larger than " + reads.maxTotalBytes()
@@ -412,155 +370,206 @@ public final class StaticConnectorHub implements ConnectorHub {
         return parsed.node();
     }
 
-    private byte[] fetch(URI uri, int limit, String what, Duration timeout) throws HubUnavailableException {
-        if (localRoot.isPresent()) {
-            Path path = Path.of(uri);
-            try {
-                return PluginFiles.read(localRoot.get(), path, limit, what);
-            } catch (PluginFiles.Unreadable e) {
-                throw new HubUnavailableException(e.getMessage() + " (hub " + source + ")");
-            }
-        }
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
-        AtomicReference<BoundedBody> body = new AtomicReference<>();
-        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, info -> {
-            if (info.statusCode() != 200) {
-                return HttpResponse.BodySubscribers.replacing(null);
-            }
-            body.set(new BoundedBody(limit, info.headers().firstValueAsLong("Content-Length").orElse(-1)));
-            return body.get();
-        });
-        HttpResponse<byte[]> response;
-        try {
-            response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            abandon(pending, body);
-            throw late(what, timeout);
-        } catch (InterruptedException e) {
-            abandon(pending, body);
-            Thread.currentThread().interrupt();
-            throw new HubUnavailableException(what + " could not be fetched: interrupted");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof BoundedBody.TooLarge) {
-                throw new HubUnavailableException(what + " is larger than " + limit + " bytes");
-            }
-            if (e.getCause() instanceof HttpTimeoutException && !(e.getCause() instanceof HttpConnectTimeoutException)) {
-                throw late(what, timeout);
-            }
-            // every way the network can fail is the hub being unavailable, said as what happened and what to do
-            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
-                    + (e.getCause() instanceof HttpConnectTimeoutException ? HubFetchFailure.connectTimedOut()
-                    : HubFetchFailure.of(e.getCause() == null ? e : e.getCause())));
-        }
-        if (response.statusCode() / 100 == 3) {
-            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP "
-                    + response.statusCode() + ", a redirect, which the gateway does not follow; point HUB_CATALOG_URL at the "
-                    + "final location and have the hub serve its files without redirects");
-        }
-        if (response.statusCode() != 200) {
-            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
-                    + HubFetchFailure.ofStatus(response.statusCode()));
-        }
-        return response.body();
-    }
-
-    private HubUnavailableException late(String what, Duration timeout) {
-        return new HubUnavailableException(what + " could not be fetched from the hub " + source + ": it did not arrive whole within "
-                + timeout.toSeconds() + " seconds; check that the hub is reachable and serves its files in full");
-    }
-
-    /** Stops a fetch the caller gave up on, so its body does not go on arriving into memory. */
-    private static void abandon(CompletableFuture<?> pending, AtomicReference<BoundedBody> body) {
-        pending.cancel(true);
-        BoundedBody started = body.get();
-        if (started != null) {
-            started.abandon();
-        }
-    }
-
     /**
-     * Collects a hub response's body into memory, refusing it as soon as it passes {@code limit} bytes
-     * (or declares a {@code Content-Length} over it), not once it was all read. Its owner can
-     * {@linkplain #abandon() abandon} it, which stops the transfer: a body that trickles past the
-     * fetch's deadline must not go on filling memory behind the caller's back.
+     * A remote hub's files: over http(s), only from the origin (scheme, host, port) of its index, with
+     * no redirect followed, each file whole within its deadline. Nested here because the hub client is
+     * the one part of plugin handling that may use the network (spec 1.5).
      */
-    private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+    static final class RemoteFiles implements HubFiles {
+        private final URI index;
+        private final String source;
+        private final HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
 
-        /** The body passed the limit; nothing more of it is read. */
-        static final class TooLarge extends Exception {
-            private static final long serialVersionUID = 1L;
-
-            TooLarge() {
-                super(null, null, false, false);
-            }
-        }
-
-        private final int limit;
-        private final long declared;
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private volatile Flow.Subscription subscription;
-        private volatile boolean abandoned;
-
-        /** @param declared the response's {@code Content-Length}, or -1 when it declared none */
-        BoundedBody(int limit, long declared) {
-            this.limit = limit;
-            this.declared = declared;
+        RemoteFiles(URI index) {
+            this.index = index;
+            this.source = display(index);
         }
 
         @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
+        public URI index() {
+            return index;
         }
 
         @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            if (abandoned) {
-                subscription.cancel();
-                return;
-            }
-            if (declared > limit) {
-                subscription.cancel();
-                result.completeExceptionally(new TooLarge());
-                return;
-            }
-            subscription.request(Long.MAX_VALUE);
+        public String source() {
+            return source;
         }
 
         @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            if (result.isDone()) {
-                return;
+        public URI confine(URI target, String shown) throws HubUnavailableException {
+            if (!"https".equals(target.getScheme()) && !"http".equals(target.getScheme())) {
+                throw new HubUnavailableException("the hub catalog refers to '" + shown + "', which is not an http(s) URL");
             }
-            for (ByteBuffer buffer : buffers) {
-                if ((long) bytes.size() + buffer.remaining() > limit) {
+            if (!sameOrigin(target, index)) {
+                throw new HubUnavailableException("the hub catalog refers to " + BackendText.quoted(display(target), MAX_QUOTED)
+                        + ", which is not on the hub's own origin "
+                        + origin(index) + "; a hub must serve its catalog files and tarballs itself, with URLs relative to them");
+            }
+            return target;
+        }
+
+        /** A URL without user info, query or fragment: safe for messages. */
+        private static String display(URI uri) {
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
+                    + (uri.getPath() == null ? "" : uri.getPath());
+        }
+
+        private static boolean sameOrigin(URI a, URI b) {
+            return origin(a).equals(origin(b));
+        }
+
+        private static String origin(URI uri) {
+            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            int port = uri.getPort() >= 0 ? uri.getPort() : "https".equals(scheme) ? 443 : 80;
+            return scheme + "://" + (uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT)) + ":" + port;
+        }
+
+        @Override
+        public byte[] read(URI uri, int limit, String what, Duration timeout) throws HubUnavailableException {
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
+            AtomicReference<BoundedBody> body = new AtomicReference<>();
+            CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, info -> {
+                if (info.statusCode() != 200) {
+                    return HttpResponse.BodySubscribers.replacing(null);
+                }
+                body.set(new BoundedBody(limit, info.headers().firstValueAsLong("Content-Length").orElse(-1)));
+                return body.get();
+            });
+            HttpResponse<byte[]> response;
+            try {
+                response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                abandon(pending, body);
+                throw late(what, timeout);
+            } catch (InterruptedException e) {
+                abandon(pending, body);
+                Thread.currentThread().interrupt();
+                throw new HubUnavailableException(what + " could not be fetched: interrupted");
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof BoundedBody.TooLarge) {
+                    throw new HubUnavailableException(what + " is larger than " + limit + " bytes");
+                }
+                if (e.getCause() instanceof HttpTimeoutException && !(e.getCause() instanceof HttpConnectTimeoutException)) {
+                    throw late(what, timeout);
+                }
+                // every way the network can fail is the hub being unavailable, said as what happened and what to do
+                throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
+                        + (e.getCause() instanceof HttpConnectTimeoutException ? HubFetchFailure.connectTimedOut()
+                        : HubFetchFailure.of(e.getCause() == null ? e : e.getCause())));
+            }
+            if (response.statusCode() / 100 == 3) {
+                throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP "
+                        + response.statusCode() + ", a redirect, which the gateway does not follow; point HUB_CATALOG_URL at the "
+                        + "final location and have the hub serve its files without redirects");
+            }
+            if (response.statusCode() != 200) {
+                throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
+                        + HubFetchFailure.ofStatus(response.statusCode()));
+            }
+            return response.body();
+        }
+
+        private HubUnavailableException late(String what, Duration timeout) {
+            return new HubUnavailableException(what + " could not be fetched from the hub " + source + ": it did not arrive whole within "
+                    + timeout.toSeconds() + " seconds; check that the hub is reachable and serves its files in full");
+        }
+
+        /** Stops a fetch the caller gave up on, so its body does not go on arriving into memory. */
+        private static void abandon(CompletableFuture<?> pending, AtomicReference<BoundedBody> body) {
+            pending.cancel(true);
+            BoundedBody started = body.get();
+            if (started != null) {
+                started.abandon();
+            }
+        }
+
+        /**
+         * Collects a hub response's body into memory, refusing it as soon as it passes {@code limit} bytes
+         * (or declares a {@code Content-Length} over it), not once it was all read. Its owner can
+         * {@linkplain #abandon() abandon} it, which stops the transfer: a body that trickles past the
+         * fetch's deadline must not go on filling memory behind the caller's back.
+         */
+        private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+
+            /** The body passed the limit; nothing more of it is read. */
+            static final class TooLarge extends Exception {
+                private static final long serialVersionUID = 1L;
+
+                TooLarge() {
+                    super(null, null, false, false);
+                }
+            }
+
+            private final int limit;
+            private final long declared;
+            private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+            private volatile Flow.Subscription subscription;
+            private volatile boolean abandoned;
+
+            /** @param declared the response's {@code Content-Length}, or -1 when it declared none */
+            BoundedBody(int limit, long declared) {
+                this.limit = limit;
+                this.declared = declared;
+            }
+
+            @Override
+            public CompletionStage<byte[]> getBody() {
+                return result;
+            }
+
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+                this.subscription = subscription;
+                if (abandoned) {
+                    subscription.cancel();
+                    return;
+                }
+                if (declared > limit) {
                     subscription.cancel();
                     result.completeExceptionally(new TooLarge());
                     return;
                 }
-                byte[] chunk = new byte[buffer.remaining()];
-                buffer.get(chunk);
-                bytes.writeBytes(chunk);
+                subscription.request(Long.MAX_VALUE);
             }
-        }
 
-        @Override
-        public void onError(Throwable error) {
-            result.completeExceptionally(error);
-        }
+            @Override
+            public void onNext(List<ByteBuffer> buffers) {
+                if (result.isDone()) {
+                    return;
+                }
+                for (ByteBuffer buffer : buffers) {
+                    if ((long) bytes.size() + buffer.remaining() > limit) {
+                        subscription.cancel();
+                        result.completeExceptionally(new TooLarge());
+                        return;
+                    }
+                    byte[] chunk = new byte[buffer.remaining()];
+                    buffer.get(chunk);
+                    bytes.writeBytes(chunk);
+                }
+            }
 
-        @Override
-        public void onComplete() {
-            result.complete(bytes.toByteArray());
-        }
+            @Override
+            public void onError(Throwable error) {
+                result.completeExceptionally(error);
+            }
 
-        /** Stops reading the body: the caller gave up on it. */
-        void abandon() {
-            abandoned = true;
-            Flow.Subscription current = subscription;
-            if (current != null) {
-                current.cancel();
+            @Override
+            public void onComplete() {
+                result.complete(bytes.toByteArray());
+            }
+
+            /** Stops reading the body: the caller gave up on it. */
+            void abandon() {
+                abandoned = true;
+                Flow.Subscription current = subscription;
+                if (current != null) {
+                    current.cancel();
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.PublicKey;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +36,11 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  * <p>Keys the revocation list ({@code OMCP_PLUGIN_REVOKED_KEYS}, {@link RevokedKeys}) names are kept
  * apart: a signature one of them makes never verifies, and is reported as made by a revoked key. A
  * revocation list that cannot be read leaves no key trusted (fail closed), as does revoking every key.
+ *
+ * <p>The key of the {@linkplain BuiltInHub built-in hub} joins a usable trust root
+ * ({@link #load(Optional, Optional, Optional)}): it vouches only for the reference plugins the build
+ * signed before dropping its private half. Descriptions name it {@value #BUILT_IN_LABEL}, so an
+ * operator sees it among the keys and can revoke it like any other.
  */
 final class TrustRootKeys {
     private final TrustRoot state;
@@ -42,16 +48,21 @@ final class TrustRootKeys {
     private final List<PublicKey> revoked;
     /** {@code ; not used, outside their validity: …} naming the certificates left out, or empty. */
     private final String notUsed;
+    /** The keys among {@link #keys} and {@link #revoked} that came from the launcher jar's built-in hub. */
+    private final List<PublicKey> builtIn;
+    /** What follows a key of the built-in hub in a description. */
+    static final String BUILT_IN_LABEL = " (the built-in hub's)";
 
-    private TrustRootKeys(TrustRoot state, List<PublicKey> keys, List<PublicKey> revoked, String notUsed) {
+    private TrustRootKeys(TrustRoot state, List<PublicKey> keys, List<PublicKey> revoked, String notUsed, List<PublicKey> builtIn) {
         this.state = state;
         this.keys = List.copyOf(keys);
         this.revoked = List.copyOf(revoked);
         this.notUsed = notUsed;
+        this.builtIn = List.copyOf(builtIn);
     }
 
     private TrustRootKeys(TrustRoot state, List<PublicKey> keys) {
-        this(state, keys, List.of(), "");
+        this(state, keys, List.of(), "", List.of());
     }
 
     static TrustRootKeys absent() {
@@ -64,15 +75,65 @@ final class TrustRootKeys {
      * keys must not be skipped because it did not read.
      */
     static TrustRootKeys load(Optional<Path> pemFile, Optional<Path> revokedList) {
-        TrustRootKeys all = load(pemFile);
+        return revoking(load(pemFile), revokedList);
+    }
+
+    /**
+     * Reads the PEM file, adds the built-in hub's keys {@code builtInHub} when the file gave a usable
+     * trust root, then takes out the keys {@code revokedList} names; never throws. An absent or unusable
+     * file stays so: the built-in hub's key makes no trust root of its own (spec 3.5, 7.4 are about
+     * {@code PLUGIN_TRUST_ROOT}), it only verifies the plugins that hub holds wherever one is trusted.
+     */
+    static TrustRootKeys load(Optional<Path> pemFile, Optional<Path> revokedList, Optional<TrustRootKeys> builtInHub) {
+        TrustRootKeys own = load(pemFile);
+        return revoking(builtInHub.isPresent() && own.state.isLoaded() ? own.plus(builtInHub.get()) : own, revokedList);
+    }
+
+    /** {@code all} without the keys {@code revokedList} names; an unusable list trusts no key. */
+    static TrustRootKeys revoking(TrustRootKeys all, Optional<Path> revokedList) {
         if (revokedList.isEmpty() || !all.state.isLoaded()) {
             return all;
         }
         return switch (RevokedKeys.load(revokedList)) {
-            case RevokedKeys.Loaded.Unusable unusable -> invalid("the key revocation list OMCP_PLUGIN_REVOKED_KEYS " + revokedList.get()
-                    + " " + unusable.reason() + "; until it reads, no key is trusted");
+            case RevokedKeys.Loaded.Unusable unusable -> invalid(unreadableRevocations(revokedList.get(), unusable.reason()));
             case RevokedKeys.Loaded.Keys list -> all.without(list.keys());
         };
+    }
+
+    /** Why no key is trusted while the revocation list {@code file} does not read. */
+    static String unreadableRevocations(Path file, String reason) {
+        return "the key revocation list OMCP_PLUGIN_REVOKED_KEYS " + file + " " + reason + "; until it reads, no key is trusted";
+    }
+
+    /**
+     * The keys of the launcher jar's built-in hub, read from its PEM text: {@link #load(Optional, Optional, Optional)}
+     * names them as the built-in hub's.
+     */
+    static TrustRootKeys builtInHub(String pem) {
+        TrustRootKeys parsed = parse(pem);
+        return new TrustRootKeys(parsed.state, parsed.keys, List.of(), parsed.notUsed, parsed.keys);
+    }
+
+    /** These keys and {@code other}'s (each key once), the latter still named as the built-in hub's. */
+    private TrustRootKeys plus(TrustRootKeys other) {
+        List<PublicKey> added = other.keys.stream().filter(key -> !contains(keys, key)).toList();
+        if (added.isEmpty()) {
+            return this;
+        }
+        List<PublicKey> all = new ArrayList<>(keys);
+        all.addAll(added);
+        List<PublicKey> fromTheJar = new ArrayList<>(builtIn);
+        other.builtIn.stream().filter(key -> contains(added, key)).forEach(fromTheJar::add);
+        return new TrustRootKeys(TrustRoot.loaded(described(all, fromTheJar) + notUsed), all, revoked, notUsed, fromTheJar);
+    }
+
+    private static boolean contains(List<PublicKey> keys, PublicKey key) {
+        return keys.stream().anyMatch(k -> Arrays.equals(k.getEncoded(), key.getEncoded()));
+    }
+
+    /** {@code keys} described, those among {@code builtIn} named as the built-in hub's. */
+    private static String described(List<PublicKey> keys, List<PublicKey> builtIn) {
+        return String.join(", ", keys.stream().map(key -> describe(key) + (contains(builtIn, key) ? BUILT_IN_LABEL : "")).toList());
     }
 
     /** These keys with the ones {@code list} revokes kept apart. */
@@ -82,13 +143,13 @@ final class TrustRootKeys {
         if (out.isEmpty()) {
             return this;
         }
-        String revokedText = String.join(", ", out.stream().map(TrustRootKeys::describe).toList());
+        String revokedText = described(out, builtIn);
         if (trusted.isEmpty()) {
             return new TrustRootKeys(TrustRoot.invalid("every key it holds is revoked by OMCP_PLUGIN_REVOKED_KEYS (" + revokedText
-                    + "); add the current signing key's public key"), List.of(), out, notUsed);
+                    + "); add the current signing key's public key"), List.of(), out, notUsed, builtIn);
         }
-        return new TrustRootKeys(TrustRoot.loaded(String.join(", ", trusted.stream().map(TrustRootKeys::describe).toList())
-                + notUsed + "; revoked by OMCP_PLUGIN_REVOKED_KEYS: " + revokedText), trusted, out, notUsed);
+        String description = described(trusted, builtIn) + notUsed + "; revoked by OMCP_PLUGIN_REVOKED_KEYS: " + revokedText;
+        return new TrustRootKeys(TrustRoot.loaded(description), trusted, out, notUsed, builtIn);
     }
 
     /** Reads the PEM file; never throws, an unusable file is an {@link TrustRoot.State#INVALID} state. */
@@ -156,7 +217,7 @@ final class TrustRootKeys {
         }
         List<String> described = keys.stream().map(TrustRootKeys::describe).toList();
         String unused = outdated.isEmpty() ? "" : "; not used, outside their validity: " + String.join(", ", outdated);
-        return new TrustRootKeys(TrustRoot.loaded(String.join(", ", described) + unused), keys, List.of(), unused);
+        return new TrustRootKeys(TrustRoot.loaded(String.join(", ", described) + unused), keys, List.of(), unused, List.of());
     }
 
     /** {@code certificate CN=build (Ed25519 key sha256:…) expired on 2025-03-01T00:00:00Z}, or {@code is valid only from …}. */
@@ -167,7 +228,7 @@ final class TrustRootKeys {
                 : which + " is valid only from " + certificate.getNotBefore().toInstant();
     }
 
-    private static TrustRootKeys invalid(String reason) {
+    static TrustRootKeys invalid(String reason) {
         return new TrustRootKeys(TrustRoot.invalid(reason), List.of());
     }
 
