@@ -7,7 +7,7 @@ import dev.omcp.ports.auth.SessionSubject;
 import java.time.Duration;
 
 /** The session authority of a guard in anonymous mode, which never reads a session: any use of it is a bug in the guard. */
-final class NoSessions implements SessionAuthority {
+public final class NoSessions implements SessionAuthority {
     @Override
     public SessionClaims open(SessionSubject subject) {
         throw new AssertionError("anonymous mode opens no session");

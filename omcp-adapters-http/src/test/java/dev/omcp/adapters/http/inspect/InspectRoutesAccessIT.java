@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.adapters.http.access.ManagementGuard;
+import dev.omcp.adapters.http.access.NoSessions;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.OpenApiDocument;
@@ -18,10 +19,6 @@ import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.access.PolicyView;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditTrail;
-import dev.omcp.ports.auth.SessionAuthority;
-import dev.omcp.ports.auth.SessionCheck;
-import dev.omcp.ports.auth.SessionClaims;
-import dev.omcp.ports.auth.SessionSubject;
 import dev.omcp.ports.identity.Principal;
 import io.javalin.Javalin;
 import java.net.URI;
@@ -30,7 +27,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,29 +67,6 @@ class InspectRoutesAccessIT {
         @Override
         public PolicyView view() {
             return new PolicyView(Map.of(), List.of(), "test");
-        }
-    }
-
-    /** Anonymous mode reads no session: any use of this is a bug in the guard. */
-    private static final class NoSessions implements SessionAuthority {
-        @Override
-        public SessionClaims open(SessionSubject subject) {
-            throw new AssertionError("anonymous mode opens no session");
-        }
-
-        @Override
-        public SessionCheck check(SessionClaims claims) {
-            throw new AssertionError("anonymous mode checks no session");
-        }
-
-        @Override
-        public void close(SessionClaims claims) {
-            throw new AssertionError("anonymous mode closes no session");
-        }
-
-        @Override
-        public Duration lifetime() {
-            return Duration.ofHours(12);
         }
     }
 
