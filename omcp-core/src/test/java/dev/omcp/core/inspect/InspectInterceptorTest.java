@@ -193,6 +193,18 @@ class InspectInterceptorTest {
     }
 
     @Test
+    void enforce_leavesACallThatNamesNoTool_toTheHandlersInvalidParams() {
+        Inspector enforce = profiled(InspectMode.ENFORCE, OTHER_SERVICE);
+        McpCall nameless = toolCall().withParams(Json.createObjectBuilder().add("arguments", JsonValue.EMPTY_JSON_OBJECT).build());
+        McpResult invalidParams = McpResult.Failure.of(-32602, "name is required");
+
+        McpResult result = new InspectInterceptor(enforce, tool -> Optional.of(SCHEMA)).intercept(nameless, call -> invalidParams);
+
+        assertThat(result).as("no tool can run, so there is nothing to block").isEqualTo(invalidParams);
+        assertThat(enforce.status().blocked()).isZero();
+    }
+
+    @Test
     void enforce_runsACallAnAcceptedRuleCovers_andRecordsItAllowed() {
         Rule checkout = accepted("r-checkout", "key:ci", "query_logs", Map.of("service", List.of("checkout")),
                 Map.of("limit", List.of("num:<=100")));
